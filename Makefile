@@ -1,0 +1,36 @@
+# Hist triggers for Linux 6.12: build, boot and test harness.
+# See README.md.
+
+BASE        ?= ours
+DEBUG       ?= 0
+TESTS       ?=
+EXTRA_TESTS ?=
+export BASE DEBUG TESTS EXTRA_TESTS
+
+H := harness
+
+.PHONY: help check run shell build print-base checkpatch clean-cache
+
+help:
+	@sed -n '/^## Commands/,/^## /p' README.md | sed '$$d'
+
+check:
+	@$(H)/run.sh check
+
+run:
+	@$(H)/run.sh run
+
+shell:
+	@$(H)/run.sh shell
+
+build:
+	@$(H)/build.sh $(BASE) $(DEBUG)
+
+print-base:
+	@$(H)/fetch-base.sh
+
+checkpatch:
+	@$(H)/checkpatch.sh
+
+clean-cache:
+	rm -rf $${HARNESS_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/hist-harness}

@@ -1,0 +1,83 @@
+#!/bin/bash
+# Configure and build a guest kernel plus modules.
+#   build.sh ours|stock [debug]      prints the build directory
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:-ours}
+debug=${2:-0}
+"$HARNESS_DIR/host-deps.sh"
+
+case $variant in
+ours)	src=$("$HARNESS_DIR/overlay.sh") ;;
+stock)	src=$("$HARNESS_DIR/fetch-base.sh") ;;
+*)	die "unknown variant '$variant' (ours or stock)" ;;
+esac
+out=$CACHE_DIR/build-$variant
+[ "$debug" = 1 ] && out=$out-debug
+mkdir -p "$out"
+
+# The config fragment: base (+ debug) + the features this variant has.
+frag=$out/harness.config
+{
+	cat "$HARNESS_DIR/config/base.config"
+	[ "$debug" = 1 ] && cat "$HARNESS_DIR/config/debug.config"
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/config/features.txt" |
+	while read -r opt val files; do
+		have=1
+		if [ "$variant" = ours ]; then
+			for f in $files; do
+				[ -f "$REPO_DIR/$f" ] || have=0
+			done
+		fi
+		if [ $have = 1 ]; then
+			echo "$opt=$val"
+		else
+			echo "# $opt is not set"
+		fi
+	done
+} >"$frag.new"
+
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export KBUILD_BUILD_TIMESTAMP='2024-01-01 00:00:00 UTC' KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=harness
+kmake=(make -s -C "$src" O="$out" ARCH=x86_64 "CC=ccache gcc" -j"$(nproc)")
+
+if ! cmp -s "$frag.new" "$frag" || [ ! -f "$out/.config" ]; then
+	say "configure: $variant$([ "$debug" = 1 ] && echo ' (debug)') in $out"
+	"${kmake[@]}" tinyconfig >/dev/null
+	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag.new" >/dev/null)
+	"${kmake[@]}" olddefconfig >/dev/null
+	# Every option asked for must have stuck (a missing dependency would
+	# otherwise silently drop it).
+	bad=$(grep -E '^CONFIG_' "$frag.new" | while IFS='=' read -r opt val; do
+		[ "$variant" = stock ] && [ "$opt" = CONFIG_TRACING_MAP_KUNIT_TEST ] && continue
+		if [ "$val" = n ]; then
+			grep -qE "^$opt=" "$out/.config" && echo "$opt=n"
+		else
+			grep -qxF "$opt=$val" "$out/.config" || echo "$opt=$val"
+		fi
+	done
+	grep '^# CONFIG_.* is not set' "$frag.new" | while read -r _ opt _; do
+		grep -qE "^$opt=" "$out/.config" && echo "$opt (project files missing)"
+	done) || true
+	if [ -n "$bad" ]; then
+		rm -f "$out/.config"
+		die "these config settings did not stick: $(echo $bad)"
+	fi
+	mv "$frag.new" "$frag"
+else
+	rm -f "$frag.new"
+fi
+
+say "build: $variant kernel (log: $out/build.log)"
+start=$(date +%s)
+if ! "${kmake[@]}" bzImage modules >"$out/build.log" 2>&1; then
+	grep -E 'error|Error' "$out/build.log" | head -40 >&2
+	die "kernel build failed, see $out/build.log"
+fi
+grep -E 'warning:' "$out/build.log" >&2 || true
+rm -rf "$out/modroot"
+"${kmake[@]}" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install >/dev/null 2>&1 ||
+	die "modules_install failed"
+say "build: done in $(( $(date +%s) - start ))s"
+echo "$out"

@@ -1,0 +1,89 @@
+#!/bin/bash
+# Pack the guest's initramfs.
+#   initramfs.sh VARIANT BUILD_DIR MODE OUT.cpio.gz
+# Environment: TESTS (regex on test paths/names), EXTRA_TESTS (a directory
+# of .tc files run as one more suite).
+. "$(dirname "$0")/lib.sh"
+
+variant=$1 build=$2 mode=$3 out=$4
+case $variant in
+ours)	src=$CACHE_DIR/src-ours ;;
+stock)	src=$("$HARNESS_DIR/fetch-base.sh") ;;
+esac
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root,harness,lib64}
+
+# busybox for almost everything ...
+cp /bin/busybox "$root/bin/busybox"
+for a in $(/bin/busybox --list); do
+	[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
+done
+# ... plus what it lacks or does differently: dash (real exec of every
+# command, needed for comm-based tests), nice (not in Debian's busybox).
+copy_prog() {	# host path, guest path
+	cp -L "$1" "$root/$2"
+	ldd "$1" 2>/dev/null | grep -oE '/[^ ]+\.so[^ ]*' | while read -r lib; do
+		mkdir -p "$root/$(dirname "$lib")"
+		cp -L "$lib" "$root/$lib"
+	done
+}
+rm -f "$root/bin/sh"
+copy_prog /bin/dash bin/dash
+ln -s dash "$root/bin/sh"
+copy_prog /usr/bin/nice usr/bin/nice
+echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
+echo 'root:x:0:' >"$root/etc/group"
+printf '127.0.0.1\tlocalhost\n::1\tlocalhost\n' >"$root/etc/hosts"
+
+# Kernel modules.
+[ -d "$build/modroot/lib/modules" ] && cp -a "$build/modroot/lib" "$root/"
+
+# Test suites: ftracetest and its test.d from the build's source tree (the
+# base's upstream tests; for "ours" also the project's own cases), with our
+# own cases added from the repository for both variants.
+cp -rL "$src/tools/testing/selftests/ftrace" "$root/ftrace"
+(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- tools/testing/selftests/ftrace) |
+	while read -r f; do
+		[ -f "$REPO_DIR/$f" ] || continue
+		mkdir -p "$root/ftrace/$(dirname "${f#tools/testing/selftests/ftrace/}")"
+		cp "$REPO_DIR/$f" "$root/ftrace/${f#tools/testing/selftests/ftrace/}"
+	done
+
+select_tc() {	# files or dirs (relative to /ftrace) -> filtered list
+	local p
+	for p in "$@"; do
+		if [ -d "$root/ftrace/$p" ]; then
+			(cd "$root/ftrace" && find "$p" -name '*.tc' | sort)
+		elif [ -f "$root/ftrace/$p" ]; then
+			echo "$p"
+		fi
+	done | { if [ -n "${TESTS:-}" ]; then grep -E -- "$TESTS" || true; else cat; fi; }
+}
+ours_tc=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- 'tools/testing/selftests/ftrace/test.d/*.tc' |
+	sed 's|^tools/testing/selftests/ftrace/||')
+{
+	# suite name, then its files
+	echo "ours $(select_tc $ours_tc | tr '\n' ' ')"
+	echo "upstream-trigger $(select_tc test.d/trigger | tr '\n' ' ')"
+	echo "upstream-synth $(select_tc test.d/dynevent/add_remove_synth.tc \
+		test.d/dynevent/test_duplicates.tc test.d/dynevent/clear_select_events.tc \
+		test.d/dynevent/generic_clear_event.tc | tr '\n' ' ')"
+	if [ -n "${EXTRA_TESTS:-}" ]; then
+		[ -d "$EXTRA_TESTS" ] || die "EXTRA_TESTS=$EXTRA_TESTS is not a directory"
+		mkdir -p "$root/ftrace/test.d/extra"
+		find "$EXTRA_TESTS" -maxdepth 1 -name '*.tc' -exec cp {} "$root/ftrace/test.d/extra/" \;
+		echo "extra $(select_tc test.d/extra | tr '\n' ' ')"
+	fi
+} | awk 'NF > 1' >"$root/harness/suites"
+
+{
+	echo "MODE=$mode"
+	echo "VARIANT=$variant"
+} >"$root/harness/env"
+cp "$HARNESS_DIR/guest/init" "$root/init"
+cp "$HARNESS_DIR/guest/demo.sh" "$root/harness/demo.sh"
+chmod +x "$root/init"
+
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
