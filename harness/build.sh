@@ -43,7 +43,7 @@ export KBUILD_BUILD_TIMESTAMP='2024-01-01 00:00:00 UTC' KBUILD_BUILD_USER=harnes
 kmake=(make -s -C "$src" O="$out" ARCH=x86_64 "CC=ccache gcc" -j"$(nproc)")
 
 if ! cmp -s "$frag.new" "$frag" || [ ! -f "$out/.config" ]; then
-	say "configure: $variant$([ "$debug" = 1 ] && echo ' (debug)') in $out"
+	say "configure: $variant (debug=$debug) in $out"
 	"${kmake[@]}" tinyconfig >/dev/null
 	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag.new" >/dev/null)
 	"${kmake[@]}" olddefconfig >/dev/null

@@ -1,14 +1,15 @@
 #!/bin/bash
 # Read a guest console log and say what happened.
-#   report.sh MODE CONSOLE_LOG KERNEL_CONFIG
+#   report.sh MODE CONSOLE_LOG RESULTS_LOG KERNEL_CONFIG
 # Prints a result per suite, the names of failed and skipped tests, and a
 # last line "N passed, N failed, N skipped".  Exits non-zero on any failure,
 # on a kernel warning/splat anywhere in the log, or if the guest did not
 # finish.
 . "$(dirname "$0")/lib.sh"
 
-mode=$1 log=$2 config=$3
+mode=$1 log=$2 results=$3 config=$4
 [ -f "$log" ] || die "no console log $log"
+[ -f "$results" ] || die "no results log $results"
 
 awk -v mode="$mode" -v config="$config" -v tests="${TESTS:-}" '
 function add(suite, name, res) {
@@ -26,11 +27,12 @@ BEGIN {
 	bad_re = "^(\\[ *[0-9.]+\\] )?(WARNING:|BUG:|Oops|KASAN:|UBSAN:|kmemleak: leaks|unreferenced object|Kernel panic|general protection fault|Call Trace:|.*possible circular locking|.*possible recursive locking|.*inconsistent lock state|.*DEBUG_LOCKS_WARN_ON|INFO: (task .* blocked|lockdep))"
 }
 { sub(/\r$/, "") }
-$0 ~ bad_re { bad[++nbad] = NR ": " $0 }
-/^@@DONE/ { done = 1 }
+# The kernel console (first file): reports, KUnit, the end marker.
+FILENAME == ARGV[1] && $0 ~ bad_re { bad[++nbad] = FNR ": " $0 }
+FILENAME == ARGV[1] && /^@@DONE/ { done = 1 }
 # KUnit (KTAP): test cases are the 4-space-indented results of a suite.
-/^    # Subtest: / { ksuite = $3 }
-/^    (not )?ok [0-9]+ / {
+FILENAME == ARGV[1] && /^    # Subtest: / { ksuite = $3 }
+FILENAME == ARGV[1] && /^    (not )?ok [0-9]+ / {
 	line = $0
 	sub(/^    /, "", line)
 	res = "passed"
@@ -41,6 +43,11 @@ $0 ~ bad_re { bad[++nbad] = NR ": " $0 }
 	add("kunit", ksuite "." line, res)
 	next
 }
+FILENAME == ARGV[1] { next }
+# The results port (second file): ftracetest suites.
+/^@@LOG / { in_log = 1; next }
+/^@@LOG-END/ { in_log = 0; next }
+in_log { next }
 /^@@SUITE / { suite = $2; in_suite = 1; started[suite] = 1; if (!(suite in seen)) { order[++nsuites] = suite; seen[suite] = 1 }; next }
 /^@@SUITE-END / { ended[$2] = 1; in_suite = 0; next }
 in_suite && /^\[[0-9]+\].*\t\[[A-Z]+\]$/ {
@@ -78,4 +85,4 @@ END {
 	if (mode == "check")
 		printf "%d passed, %d failed, %d skipped\n", total["passed"], total["failed"] + fail, total["skipped"]
 	exit (fail || total["failed"]) ? 1 : 0
-}' "$log"
+}' "$log" "$results"

@@ -10,7 +10,8 @@ debug=${DEBUG:-0}
 build=$("$HARNESS_DIR/build.sh" "$variant" "$debug" | tail -n 1)
 [ -f "$build/arch/x86/boot/bzImage" ] || die "no kernel image in $build"
 
-tag=$variant$([ "$debug" = 1 ] && echo -debug)
+tag=$variant
+[ "$debug" = 1 ] && tag=$tag-debug
 logdir=$CACHE_DIR/logs
 mkdir -p "$logdir"
 initrd=$logdir/initramfs-$tag.cpio.gz
@@ -20,7 +21,8 @@ say "initramfs: $initrd"
 
 mem=1024
 [ "$debug" = 1 ] && mem=3072
-timeout=${GUEST_TIMEOUT:-$([ "$debug" = 1 ] && echo 5400 || echo 2700)}
+timeout=${GUEST_TIMEOUT:-2700}
+[ "$debug" = 1 ] && timeout=${GUEST_TIMEOUT:-5400}
 # KVM does not work on these machines: always TCG.
 qemu=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp 2 -m "$mem"
       -kernel "$build/arch/x86/boot/bzImage" -initrd "$initrd"
@@ -31,21 +33,25 @@ if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -nographic
 fi
 
+results=$logdir/results-$tag-$mode.log
 say "boot: $tag guest, console log $log (timeout ${timeout}s)"
 start=$(date +%s)
+: >"$log"
 set +e
+# ttyS0: kernel console (for KUnit and kernel reports); ttyS1: test results.
 timeout --foreground -k 10 "$timeout" "${qemu[@]}" -display none -monitor none \
-	-serial stdio </dev/null | tr -d '\r' | tee "$log" |
+	-serial "file:$log" -serial stdio </dev/null | tr -d '\r' | tee "$results" |
 	awk -v mode="$mode" '
 		/^@@SUITE /      { print "[harness] suite: " $2; fflush(); next }
 		/^@@SUITE-END /  { print "[harness] suite done: " $2 " " $3; fflush(); next }
-		/^@@DEMO/        { show = 1; next }
+		/^@@LOG /        { print "[harness] log of " $2 " " $3 ":"; show = 1; next }
+		/^@@LOG-END/     { show = 0; next }
 		/^@@/            { next }
-		mode != "check"  { if (show) print; fflush(); next }
-		/^# (Subtest|Totals)|^# .*: pass:/ { print "[harness] kunit " $0; fflush() }
+		/^\[[0-9]+\]/   { print "  " $0; fflush(); next }
+		show || mode != "check" { print "  " $0; fflush() }
 	'
 qrc=${PIPESTATUS[0]}
 set -e
 say "guest finished in $(( $(date +%s) - start ))s (qemu exit $qrc)"
 [ "$qrc" = 124 ] && say "guest timed out after ${timeout}s"
-"$HARNESS_DIR/report.sh" "$mode" "$log" "$build/.config"
+"$HARNESS_DIR/report.sh" "$mode" "$log" "$results" "$build/.config"
