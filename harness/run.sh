@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-check}
+[ "$mode" = check ] && "$HARNESS_DIR/selftest.sh"
 variant=${BASE:-ours}
 debug=${DEBUG:-0}
 build=$("$HARNESS_DIR/build.sh" "$variant" "$debug" | tail -n 1)
