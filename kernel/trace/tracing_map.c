@@ -1,0 +1,770 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracing_map - fixed-size, preallocated aggregation map for tracers
+ *
+ * Inserts come from tracepoints, possibly in NMI context or from inside
+ * the memory allocator.  After tracing_map_init() nothing allocates,
+ * locks or waits: inserts and lookups are wait-free.
+ *
+ * tracing_map_init() allocates a slot table of n_slots = 2 * max_elts
+ * u64 words (a power of two, never more than half used) and a pool of
+ * max_elts elements, each pointing into its own stride of one chunk
+ * array that holds its sums, variables and key side by side:
+ *
+ *   slots[n_slots]            elts[max_elts]     chunks[max_elts]
+ *  +-----------------+
+ *  | 0               |  empty   +--------+      +------+----+---+-------+
+ *  +-----------------+    +---->| elt 0  |----->|fields|vars|key|var_set|
+ *  | hash(B)<<32 | 1 |----+     +--------+      +------+----+---+-------+
+ *  +-----------------+          | elt 1  |----->|fields|vars|key|var_set|
+ *  | hash(A)<<32 | 2 |--------->+--------+      +------+----+---+-------+
+ *  +-----------------+          |  ...   |
+ *  | 0               |  empty   +--------+
+ *  +-----------------+
+ *
+ * A slot word is (32-bit jhash of the key << 32) | (pool index + 1); 0
+ * means empty.  Between two clears a slot changes once, from 0 to its
+ * final value.
+ *
+ * Insert probes linearly from hash & (n_slots - 1), at most n_slots
+ * slots.  A used slot with the same hash and a memcmp()-equal key is the
+ * answer; other used slots are skipped.  At an empty slot it takes an
+ * element (this CPU's spare, else the next pool index from an atomic
+ * counter), zeroes its sums and variables, copies the key in, calls
+ * ops->elt_init() and publishes it with cmpxchg64(slot, 0, word).  If
+ * that fails, another CPU published into this very slot: for the same
+ * key, use the winner's element and park ours as this CPU's spare; for
+ * another key, keep probing with the element already prepared.
+ *
+ * Hash and element appear in one atomic store, so no slot is ever
+ * "claimed but not ready" and nobody waits.  No key is published twice:
+ * its inserters walk the same probe sequence, slots never become empty
+ * again, and whoever reaches the key's slot after it was published sees
+ * the key there (directly or after losing the cmpxchg).  At most half
+ * the slots being used, a probe always ends at the key or an empty slot.
+ * No element left: count a drop and return NULL; every successful
+ * insert counts a hit.  The pool counter is checked with atomic_read()
+ * before being incremented, so it exceeds max_elts by at most the number
+ * of concurrent inserters.  The spare is moved with xchg()/cmpxchg() on
+ * raw_cpu_ptr(), not this_cpu_*(): the generic versions of the latter
+ * only disable interrupts, which does not stop an NMI from taking the
+ * same element.  An element that cannot be parked because the spare is
+ * occupied stays unused until the next clear.
+ *
+ * Lookup is the same probe, ending with NULL at the first empty slot; it
+ * adds nothing and counts nothing.
+ *
+ * Memory ordering:
+ * (P) All stores to a new element (zeroed fields and variables, key,
+ *     elt_init()) precede the cmpxchg64() that publishes it, which is
+ *     fully ordered when it succeeds.
+ * (A) Slot words are read by tracing_map_slot_read(), an acquire load
+ *     pairing with (P), so whoever sees a used slot sees the element's
+ *     key and initial contents.  (The element is also reached through
+ *     an address dependency on the index; only the acquire is relied
+ *     on.)  32-bit kernels have no single-copy-atomic 64-bit load: they
+ *     read with a cmpxchg64() that changes nothing, then smp_mb().
+ * (F) A failed cmpxchg64() is not ordered, so an inserter that lost a
+ *     slot reloads it with tracing_map_slot_read() before using it.
+ * (S) Sums, hits and drops are unordered atomic64 counters.
+ * (V) tracing_map_set_var() stores the value, then sets var_set with
+ *     smp_store_release(); tracing_map_var_set() reads the flag with
+ *     smp_load_acquire(), so seeing the flag implies seeing the value.
+ *     tracing_map_read_var_once() clears the flag with WRITE_ONCE(); a
+ *     set racing with it may be consumed by it.
+ *
+ * Clear and sort run with inserts paused by the caller.  Clear is not
+ * safe against concurrent inserts or lookups: the caller stops them and
+ * waits for those in flight (e.g. tracepoint_synchronize_unregister()),
+ * then clear resets the elements used since the previous clear (calling
+ * ops->elt_clear()), the slots, the spares, the pool counter, hits and
+ * drops with plain stores that the caller's resume orders before the
+ * next insert.  Sort reads the live published elements.  It breaks ties
+ * by the key fields and finally by memcmp() of the key, so the output
+ * order never depends on hashing or insertion order.
+ */
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/jhash.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/percpu.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
+#include "tracing_map.h"
+
+static inline struct tracing_map_elt *
+tracing_map_slot_elt(struct tracing_map *map, u64 word)
+{
+	return &map->elts[(u32)word - 1];
+}
+
+static inline u64 tracing_map_slot_read(u64 *slot)
+{
+#ifdef CONFIG_64BIT
+	/* Rule (A): pairs with the cmpxchg64() publishing the slot. */
+	return smp_load_acquire(slot);
+#else
+	u64 word = cmpxchg64(slot, 0, 0);
+
+	/* Rule (A): a failed cmpxchg64() is not ordered, order it here. */
+	smp_mb();
+	return word;
+#endif
+}
+
+/* Zero sums and variables; @elt is unpublished or the map is paused. */
+static void tracing_map_elt_reset(struct tracing_map *map,
+				  struct tracing_map_elt *elt)
+{
+	unsigned int i;
+
+	for (i = 0; i < map->n_fields; i++)
+		atomic64_set(&elt->fields[i], 0);
+	for (i = 0; i < map->n_vars; i++) {
+		atomic64_set(&elt->vars[i], 0);
+		elt->var_set[i] = false;
+	}
+}
+
+/* Take the spare or a pool element and prepare it for @key, rule (P). */
+static struct tracing_map_elt *tracing_map_get_elt(struct tracing_map *map,
+						   void *key)
+{
+	struct tracing_map_elt *elt;
+	unsigned int idx;
+
+	elt = xchg(raw_cpu_ptr(map->spare), NULL);
+	if (!elt) {
+		if (atomic_read(&map->next_elt) >= map->max_elts)
+			return NULL;
+		idx = atomic_fetch_inc(&map->next_elt);
+		if (idx >= map->max_elts)
+			return NULL;
+		elt = &map->elts[idx];
+	}
+
+	tracing_map_elt_reset(map, elt);
+	memcpy(elt->key, key, map->key_size);
+	if (map->ops && map->ops->elt_init)
+		map->ops->elt_init(elt);
+	return elt;
+}
+
+/*
+ * Keep an unpublished element as this CPU's spare; if the spare is
+ * occupied, @elt stays unused until the next clear.
+ */
+static void tracing_map_park_elt(struct tracing_map *map,
+				 struct tracing_map_elt *elt)
+{
+	(void)cmpxchg(raw_cpu_ptr(map->spare), NULL, elt);
+}
+
+/*
+ * The probe shared by insert (@add) and lookup (!@add), see the top of
+ * this file.
+ */
+static struct tracing_map_elt *tracing_map_probe(struct tracing_map *map,
+						 void *key, bool add)
+{
+	u32 hash = jhash(key, map->key_size, map->hash_seed);
+	unsigned int mask = map->n_slots - 1;
+	unsigned int idx = hash & mask;
+	struct tracing_map_elt *new = NULL;
+	struct tracing_map_elt *elt;
+	unsigned int n;
+	u64 word;
+
+	for (n = 0; n < map->n_slots; n++, idx = (idx + 1) & mask) {
+		word = tracing_map_slot_read(&map->slots[idx]);
+		if (!word) {
+			if (!add)
+				return NULL;
+			if (!new) {
+				new = tracing_map_get_elt(map, key);
+				if (!new)
+					goto drop;
+			}
+			word = ((u64)hash << 32) | (new - map->elts + 1);
+			if (!cmpxchg64(&map->slots[idx], 0, word)) {
+				atomic64_inc(&map->hits);
+				return new;
+			}
+			/* Lost this slot to another CPU, rule (F). */
+			word = tracing_map_slot_read(&map->slots[idx]);
+		}
+
+		if ((u32)(word >> 32) != hash)
+			continue;
+		elt = tracing_map_slot_elt(map, word);
+		if (memcmp(elt->key, key, map->key_size))
+			continue;
+
+		if (new)
+			tracing_map_park_elt(map, new);
+		if (add)
+			atomic64_inc(&map->hits);
+		return elt;
+	}
+
+	/* Not reached while at most half of the slots are used. */
+	if (!add)
+		return NULL;
+	if (new)
+		tracing_map_park_elt(map, new);
+drop:
+	atomic64_inc(&map->drops);
+	return NULL;
+}
+
+/**
+ * tracing_map_insert() - Find or add the element for a key.
+ * @map: The map, set up with tracing_map_init().
+ * @key: The key, &tracing_map.key_size bytes.
+ *
+ * If @key is new, an element is taken from the pool, @key is copied
+ * into it, elt_init() is called and the element is published.  Counts
+ * a hit on success and a drop when no element is left.
+ *
+ * Context: Any context, NMI-safe; never sleeps, allocates or waits.
+ * Return: The element for @key, or %NULL if @key is new and the map is
+ * full.
+ */
+struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, void *key)
+{
+	return tracing_map_probe(map, key, true);
+}
+
+/**
+ * tracing_map_lookup() - Find the element for a key.
+ * @map: The map, set up with tracing_map_init().
+ * @key: The key, &tracing_map.key_size bytes.
+ *
+ * Never adds an element and does not count hits or drops.
+ *
+ * Context: Any context, NMI-safe.
+ * Return: The element for @key, or %NULL if @key is not in the map.
+ */
+struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map, void *key)
+{
+	return tracing_map_probe(map, key, false);
+}
+
+/**
+ * tracing_map_update_sum() - Add @n to sum field @i of @elt.
+ * @elt: The element.
+ * @i: Field index from tracing_map_add_sum_field().
+ * @n: The amount to add.
+ *
+ * Context: Any context, NMI-safe.
+ */
+void tracing_map_update_sum(struct tracing_map_elt *elt, unsigned int i, u64 n)
+{
+	atomic64_add(n, &elt->fields[i]);
+}
+
+/**
+ * tracing_map_read_sum() - Read sum field @i of @elt.
+ * @elt: The element.
+ * @i: Field index from tracing_map_add_sum_field().
+ *
+ * Context: Any context, NMI-safe.
+ * Return: The current sum.
+ */
+u64 tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i)
+{
+	return (u64)atomic64_read(&elt->fields[i]);
+}
+
+/**
+ * tracing_map_set_var() - Store @n in variable @i of @elt and mark it set.
+ * @elt: The element.
+ * @i: Variable index from tracing_map_add_var().
+ * @n: The new value.
+ *
+ * Context: Any context, NMI-safe.
+ */
+void tracing_map_set_var(struct tracing_map_elt *elt, unsigned int i, u64 n)
+{
+	atomic64_set(&elt->vars[i], n);
+	/* Rule (V): the value is visible before the flag. */
+	smp_store_release(&elt->var_set[i], true);
+}
+
+/**
+ * tracing_map_var_set() - Test whether variable @i of @elt is set.
+ * @elt: The element.
+ * @i: Variable index from tracing_map_add_var().
+ *
+ * Context: Any context, NMI-safe.
+ * Return: true if it was set and not consumed since by
+ * tracing_map_read_var_once().
+ */
+bool tracing_map_var_set(struct tracing_map_elt *elt, unsigned int i)
+{
+	/* Rule (V): pairs with tracing_map_set_var(). */
+	return smp_load_acquire(&elt->var_set[i]);
+}
+
+/**
+ * tracing_map_read_var() - Read variable @i of @elt, keeping its state.
+ * @elt: The element.
+ * @i: Variable index from tracing_map_add_var().
+ *
+ * Context: Any context, NMI-safe.
+ * Return: The last value stored, 0 if it was never set.
+ */
+u64 tracing_map_read_var(struct tracing_map_elt *elt, unsigned int i)
+{
+	return (u64)atomic64_read(&elt->vars[i]);
+}
+
+/**
+ * tracing_map_read_var_once() - Read variable @i of @elt and mark it unset.
+ * @elt: The element.
+ * @i: Variable index from tracing_map_add_var().
+ *
+ * Only the flag is cleared; tracing_map_read_var() still sees the value.
+ *
+ * Context: Any context, NMI-safe.
+ * Return: The last value stored, 0 if it was never set.
+ */
+u64 tracing_map_read_var_once(struct tracing_map_elt *elt, unsigned int i)
+{
+	u64 val = (u64)atomic64_read(&elt->vars[i]);
+
+	/* Rule (V). */
+	WRITE_ONCE(elt->var_set[i], false);
+	return val;
+}
+
+/* Numeric comparators: the sign of a - b, computed without overflow. */
+#define DEFINE_TRACING_MAP_CMP_NUM(type)				\
+static int tracing_map_cmp_##type(void *val_a, void *val_b)		\
+{									\
+	type a = *(type *)val_a;					\
+	type b = *(type *)val_b;					\
+									\
+	return (a > b) - (a < b);					\
+}
+
+DEFINE_TRACING_MAP_CMP_NUM(s64)
+DEFINE_TRACING_MAP_CMP_NUM(u64)
+DEFINE_TRACING_MAP_CMP_NUM(s32)
+DEFINE_TRACING_MAP_CMP_NUM(u32)
+DEFINE_TRACING_MAP_CMP_NUM(s16)
+DEFINE_TRACING_MAP_CMP_NUM(u16)
+DEFINE_TRACING_MAP_CMP_NUM(s8)
+DEFINE_TRACING_MAP_CMP_NUM(u8)
+
+/**
+ * tracing_map_cmp_num() - Pick the comparator for a numeric key field.
+ * @field_size: Size of the field in bytes: 1, 2, 4 or 8.
+ * @field_is_signed: Non-zero for a signed integer.
+ *
+ * Context: Any context.
+ * Return: The comparator, tracing_map_cmp_none() for other sizes.
+ */
+tracing_map_cmp_fn_t tracing_map_cmp_num(int field_size, int field_is_signed)
+{
+	switch (field_size) {
+	case 8:
+		return field_is_signed ? tracing_map_cmp_s64 : tracing_map_cmp_u64;
+	case 4:
+		return field_is_signed ? tracing_map_cmp_s32 : tracing_map_cmp_u32;
+	case 2:
+		return field_is_signed ? tracing_map_cmp_s16 : tracing_map_cmp_u16;
+	case 1:
+		return field_is_signed ? tracing_map_cmp_s8 : tracing_map_cmp_u8;
+	default:
+		return tracing_map_cmp_none;
+	}
+}
+
+/**
+ * tracing_map_cmp_string() - Compare two NUL-terminated strings.
+ * @val_a: First string.
+ * @val_b: Second string.
+ *
+ * Context: Any context.
+ * Return: <0, 0 or >0, as strcmp().
+ */
+int tracing_map_cmp_string(void *val_a, void *val_b)
+{
+	return strcmp(val_a, val_b);
+}
+
+/**
+ * tracing_map_cmp_none() - Comparator for fields without an order.
+ * @val_a: Ignored.
+ * @val_b: Ignored.
+ *
+ * Context: Any context.
+ * Return: 0, leaving the decision to the next sort criterion.
+ */
+int tracing_map_cmp_none(void *val_a, void *val_b)
+{
+	return 0;
+}
+
+struct tracing_map_sort_ctx {
+	struct tracing_map		*map;
+	struct tracing_map_sort_key	*sort_keys;
+	unsigned int			n_sort_keys;
+};
+
+/* Compare field @idx of two entries, ascending. */
+static int tracing_map_cmp_field(struct tracing_map *map, unsigned int idx,
+				 const struct tracing_map_sort_entry *a,
+				 const struct tracing_map_sort_entry *b)
+{
+	const struct tracing_map_field_desc *field = &map->fields[idx];
+	u64 sum_a, sum_b;
+
+	if (field->is_key)
+		return field->cmp_fn(a->key + field->offset,
+				     b->key + field->offset);
+
+	sum_a = tracing_map_read_sum(a->elt, idx);
+	sum_b = tracing_map_read_sum(b->elt, idx);
+	return (sum_a > sum_b) - (sum_a < sum_b);
+}
+
+static int tracing_map_sort_cmp(const void *l, const void *r, const void *priv)
+{
+	const struct tracing_map_sort_ctx *ctx = priv;
+	const struct tracing_map_sort_entry *a = l, *b = r;
+	struct tracing_map *map = ctx->map;
+	const struct tracing_map_sort_key *sk;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ctx->n_sort_keys; i++) {
+		sk = &ctx->sort_keys[i];
+		if (sk->descending)
+			ret = tracing_map_cmp_field(map, sk->field_idx, b, a);
+		else
+			ret = tracing_map_cmp_field(map, sk->field_idx, a, b);
+		if (ret)
+			return ret;
+	}
+
+	/* Deterministic tie-break: key fields in order, then the raw key. */
+	for (i = 0; i < map->n_keys; i++) {
+		ret = tracing_map_cmp_field(map, map->key_idx[i], a, b);
+		if (ret)
+			return ret;
+	}
+	return memcmp(a->key, b->key, map->key_size);
+}
+
+/**
+ * tracing_map_sort_entries() - Collect and sort all elements of a map.
+ * @map: The map.
+ * @sort_keys: Up to %TRACING_MAP_SORT_KEYS_MAX criteria, primary first.
+ * @n_sort_keys: Number of entries in @sort_keys.
+ * @sort_entries: Receives the sorted array of entry pointers.
+ *
+ * Sum fields compare as u64, key fields with their cmp_fn.  Entries
+ * equal under all criteria are ordered by their key fields (ascending),
+ * then by memcmp() of the key.  Inserts should be paused, see the top
+ * of this file.  Free the result with tracing_map_destroy_sort_entries().
+ *
+ * Context: Process context, may sleep.
+ * Return: The number of entries, -EINVAL for a bad sort key, or -ENOMEM.
+ */
+int tracing_map_sort_entries(struct tracing_map *map,
+			     struct tracing_map_sort_key *sort_keys,
+			     unsigned int n_sort_keys,
+			     struct tracing_map_sort_entry ***sort_entries)
+{
+	struct tracing_map_sort_ctx ctx = {
+		.map		= map,
+		.sort_keys	= sort_keys,
+		.n_sort_keys	= n_sort_keys,
+	};
+	struct tracing_map_sort_entry **ptrs;
+	struct tracing_map_sort_entry *ents;
+	unsigned int i, n, used = 0;
+	u64 word;
+
+	*sort_entries = NULL;
+	if (n_sort_keys > TRACING_MAP_SORT_KEYS_MAX)
+		return -EINVAL;
+	for (i = 0; i < n_sort_keys; i++)
+		if (sort_keys[i].field_idx >= map->n_fields)
+			return -EINVAL;
+
+	/* Published elements are among those taken from the pool. */
+	n = min_t(unsigned int, atomic_read(&map->next_elt), map->max_elts);
+	if (!n)
+		return 0;
+
+	/* One block: n pointers, then the n entries they point to. */
+	ptrs = kvcalloc(n, sizeof(*ptrs) + sizeof(*ents), GFP_KERNEL);
+	if (!ptrs)
+		return -ENOMEM;
+	ents = (struct tracing_map_sort_entry *)(ptrs + n);
+
+	for (i = 0; i < map->n_slots && used < n; i++) {
+		word = tracing_map_slot_read(&map->slots[i]);
+		if (!word)
+			continue;
+		ents[used].elt = tracing_map_slot_elt(map, word);
+		ents[used].key = ents[used].elt->key;
+		used++;
+	}
+
+	sort_r(ents, used, sizeof(*ents), tracing_map_sort_cmp, NULL, &ctx);
+	for (i = 0; i < used; i++)
+		ptrs[i] = &ents[i];
+
+	*sort_entries = ptrs;
+	return used;
+}
+
+/**
+ * tracing_map_destroy_sort_entries() - Free a sorted entry array.
+ * @entries: Array from tracing_map_sort_entries(), may be %NULL.
+ * @n_entries: Its length.
+ *
+ * Context: Process context, may sleep.
+ */
+void tracing_map_destroy_sort_entries(struct tracing_map_sort_entry **entries,
+				      unsigned int n_entries)
+{
+	kvfree(entries);
+}
+
+/**
+ * tracing_map_clear() - Remove all elements from a map.
+ * @map: The map.
+ *
+ * Resets the elements used since the previous clear, calling
+ * elt_clear() on each, and empties the map; hits and drops restart at
+ * 0.  Inserts and lookups must be paused by the caller.
+ *
+ * Context: Process context, no concurrent users of @map.
+ */
+void tracing_map_clear(struct tracing_map *map)
+{
+	struct tracing_map_elt **spare;
+	unsigned int i, used;
+	int cpu;
+
+	if (!map->slots)
+		return;
+
+	used = min_t(unsigned int, atomic_read(&map->next_elt), map->max_elts);
+	for (i = 0; i < used; i++) {
+		tracing_map_elt_reset(map, &map->elts[i]);
+		if (map->ops && map->ops->elt_clear)
+			map->ops->elt_clear(&map->elts[i]);
+	}
+
+	memset(map->slots, 0, array_size(map->n_slots, sizeof(*map->slots)));
+	for_each_possible_cpu(cpu) {
+		spare = per_cpu_ptr(map->spare, cpu);
+		*spare = NULL;
+	}
+	atomic_set(&map->next_elt, 0);
+	atomic64_set(&map->hits, 0);
+	atomic64_set(&map->drops, 0);
+}
+
+/* Undo tracing_map_init(); elt_free() the first @n_alloc elements. */
+static void tracing_map_free_storage(struct tracing_map *map,
+				     unsigned int n_alloc)
+{
+	unsigned int i;
+
+	if (map->ops && map->ops->elt_free)
+		for (i = 0; i < n_alloc; i++)
+			map->ops->elt_free(&map->elts[i]);
+
+	free_percpu(map->spare);
+	kvfree(map->chunks);
+	kvfree(map->elts);
+	kvfree(map->slots);
+	map->spare = NULL;
+	map->chunks = NULL;
+	map->elts = NULL;
+	map->slots = NULL;
+}
+
+/**
+ * tracing_map_init() - Allocate the storage of a map.
+ * @map: A map from tracing_map_create() with all its fields added.
+ *
+ * Allocates the slot table and the element pool, lays out each
+ * element's sums, variables and key in one chunk and calls elt_alloc()
+ * for every element.  On failure everything is undone, elt_free()
+ * included, and @map may still be passed to tracing_map_destroy().
+ *
+ * Context: Process context, may sleep.
+ * Return: 0, -EBUSY if already initialized, -ENOMEM, or the error
+ * returned by elt_alloc().
+ */
+int tracing_map_init(struct tracing_map *map)
+{
+	size_t vars_off, key_off, set_off;
+	struct tracing_map_elt *elt;
+	unsigned int i;
+	void *chunk;
+	int ret;
+
+	if (map->slots)
+		return -EBUSY;
+
+	vars_off = map->n_fields * sizeof(atomic64_t);
+	key_off = vars_off + map->n_vars * sizeof(atomic64_t);
+	set_off = key_off + ALIGN(map->key_size, sizeof(u64));
+	map->chunk_size = ALIGN(set_off + map->n_vars, sizeof(u64));
+
+	map->slots = kvcalloc(map->n_slots, sizeof(*map->slots), GFP_KERNEL);
+	map->elts = kvcalloc(map->max_elts, sizeof(*map->elts), GFP_KERNEL);
+	map->chunks = kvcalloc(map->max_elts, map->chunk_size, GFP_KERNEL);
+	map->spare = alloc_percpu(struct tracing_map_elt *);
+	if (!map->slots || !map->elts || !map->chunks || !map->spare) {
+		tracing_map_free_storage(map, 0);
+		return -ENOMEM;
+	}
+
+	for (i = 0; i < map->max_elts; i++) {
+		elt = &map->elts[i];
+		chunk = map->chunks + (size_t)i * map->chunk_size;
+		elt->map = map;
+		elt->fields = chunk;
+		elt->vars = chunk + vars_off;
+		elt->key = chunk + key_off;
+		elt->var_set = chunk + set_off;
+
+		if (map->ops && map->ops->elt_alloc) {
+			ret = map->ops->elt_alloc(elt);
+			if (ret) {
+				tracing_map_free_storage(map, i);
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+/**
+ * tracing_map_destroy() - Free a map, calling elt_free() on each element.
+ * @map: The map, initialized or not; %NULL is ignored.
+ *
+ * Context: Process context, may sleep; no other users of @map left.
+ */
+void tracing_map_destroy(struct tracing_map *map)
+{
+	if (!map)
+		return;
+	if (map->slots)
+		tracing_map_free_storage(map, map->max_elts);
+	kfree(map);
+}
+
+/**
+ * tracing_map_add_sum_field() - Add a 64-bit sum field to every element.
+ * @map: A map that is not initialized yet.
+ *
+ * Context: Process context.
+ * Return: The field index (for tracing_map_update_sum() and sort keys),
+ * or -EINVAL if @map is initialized or has all its fields.
+ */
+int tracing_map_add_sum_field(struct tracing_map *map)
+{
+	if (map->slots || map->n_fields >= TRACING_MAP_FIELDS_MAX)
+		return -EINVAL;
+
+	map->fields[map->n_fields].is_key = false;
+	return map->n_fields++;
+}
+
+/**
+ * tracing_map_add_key_field() - Describe a field of the key, for sorting.
+ * @map: A map that is not initialized yet.
+ * @offset: Byte offset of the field inside the key.
+ * @cmp_fn: Comparator for the field.
+ *
+ * Context: Process context.
+ * Return: The field index, or -EINVAL if @map is initialized or has all
+ * its (key) fields, @offset lies outside the key or @cmp_fn is %NULL.
+ */
+int tracing_map_add_key_field(struct tracing_map *map, unsigned int offset,
+			      tracing_map_cmp_fn_t cmp_fn)
+{
+	struct tracing_map_field_desc *field;
+
+	if (map->slots || map->n_fields >= TRACING_MAP_FIELDS_MAX ||
+	    map->n_keys >= TRACING_MAP_KEYS_MAX ||
+	    offset >= map->key_size || !cmp_fn)
+		return -EINVAL;
+
+	field = &map->fields[map->n_fields];
+	field->is_key = true;
+	field->offset = offset;
+	field->cmp_fn = cmp_fn;
+	map->key_idx[map->n_keys++] = map->n_fields;
+	return map->n_fields++;
+}
+
+/**
+ * tracing_map_add_var() - Add a 64-bit variable to every element.
+ * @map: A map that is not initialized yet.
+ *
+ * Context: Process context.
+ * Return: The variable index (for tracing_map_set_var() and friends),
+ * or -EINVAL if @map is initialized or has all its variables.
+ */
+int tracing_map_add_var(struct tracing_map *map)
+{
+	if (map->slots || map->n_vars >= TRACING_MAP_VARS_MAX)
+		return -EINVAL;
+
+	return map->n_vars++;
+}
+
+/**
+ * tracing_map_create() - Create a map; add fields, then tracing_map_init().
+ * @map_bits: log2 of the element count, %TRACING_MAP_BITS_MIN to
+ *	%TRACING_MAP_BITS_MAX.
+ * @key_size: Size of a key in bytes.
+ * @ops: Optional element callbacks, may be %NULL.
+ * @private_data: Stored in &tracing_map.private_data.
+ *
+ * Context: Process context, may sleep.
+ * Return: The new map, ERR_PTR(-EINVAL) for a bad @map_bits or
+ * @key_size, or ERR_PTR(-ENOMEM).
+ */
+struct tracing_map *tracing_map_create(unsigned int map_bits,
+				       unsigned int key_size,
+				       const struct tracing_map_ops *ops,
+				       void *private_data)
+{
+	struct tracing_map *map;
+
+	if (map_bits < TRACING_MAP_BITS_MIN ||
+	    map_bits > TRACING_MAP_BITS_MAX || !key_size)
+		return ERR_PTR(-EINVAL);
+
+	map = kzalloc(sizeof(*map), GFP_KERNEL);
+	if (!map)
+		return ERR_PTR(-ENOMEM);
+
+	map->map_bits = map_bits;
+	map->max_elts = 1U << map_bits;
+	map->n_slots = 2 * map->max_elts;
+	map->key_size = key_size;
+	map->hash_seed = get_random_u32();
+	map->ops = ops;
+	map->private_data = private_data;
+	return map;
+}

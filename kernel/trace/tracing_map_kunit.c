@@ -1,0 +1,776 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for tracing_map.
+ *
+ * The suite covers insert and lookup with u64 and compound keys (same
+ * element for the same key, no element created by lookup, exact hit
+ * counts), a full map (exact drop count, old keys still usable),
+ * concurrent inserts of overlapping key sets from one bound kthread per
+ * online CPU (every key exactly once, exact sums and hits), clearing,
+ * sorting on sum and key fields in both directions with one and two
+ * sort keys and deterministic tie-breaking, the comparison helpers,
+ * per-element variables, the ops callbacks, and the argument checks of
+ * tracing_map_create() and the field-adding functions.
+ */
+#include <kunit/resource.h>
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/kthread.h>
+#include <linux/limits.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+#include "tracing_map.h"
+
+KUNIT_DEFINE_ACTION_WRAPPER(tmk_destroy_action, tracing_map_destroy,
+			    struct tracing_map *);
+
+/* Create a map that is destroyed when the test ends. */
+static struct tracing_map *tmk_create(struct kunit *test, unsigned int bits,
+				      unsigned int key_size,
+				      const struct tracing_map_ops *ops,
+				      void *priv)
+{
+	struct tracing_map *map;
+
+	map = tracing_map_create(bits, key_size, ops, priv);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tmk_destroy_action,
+							map), 0);
+	return map;
+}
+
+/* Add a key field and check the index it gets. */
+static void tmk_add_key(struct kunit *test, struct tracing_map *map,
+			unsigned int offset, tracing_map_cmp_fn_t cmp_fn, int idx)
+{
+	int ret = tracing_map_add_key_field(map, offset, cmp_fn);
+
+	KUNIT_ASSERT_EQ(test, ret, idx);
+}
+
+/* u64 key: field 0 is the key, field 1 a sum. */
+#define TMK_KEY_IDX	0
+#define TMK_SUM_IDX	1
+
+static struct tracing_map *tmk_u64_map(struct kunit *test, unsigned int bits,
+				       const struct tracing_map_ops *ops,
+				       void *priv)
+{
+	struct tracing_map *map = tmk_create(test, bits, sizeof(u64), ops, priv);
+
+	tmk_add_key(test, map, 0, tracing_map_cmp_num(8, 0), TMK_KEY_IDX);
+	KUNIT_ASSERT_EQ(test, tracing_map_add_sum_field(map), TMK_SUM_IDX);
+	return map;
+}
+
+static struct tracing_map_elt *tmk_insert(struct tracing_map *map, u64 key)
+{
+	return tracing_map_insert(map, &key);
+}
+
+static struct tracing_map_elt *tmk_lookup(struct tracing_map *map, u64 key)
+{
+	return tracing_map_lookup(map, &key);
+}
+
+/* Number of elements reachable through tracing_map_sort_entries(). */
+static int tmk_count(struct tracing_map *map)
+{
+	struct tracing_map_sort_key sk = { .field_idx = TMK_KEY_IDX };
+	struct tracing_map_sort_entry **entries;
+	int n;
+
+	n = tracing_map_sort_entries(map, &sk, 1, &entries);
+	if (n >= 0)
+		tracing_map_destroy_sort_entries(entries, n);
+	return n;
+}
+
+/* Callback counters, reached through &tracing_map.private_data. */
+struct tmk_counts {
+	unsigned int alloc, free, init, clear;
+	unsigned int fail_alloc_at;	/* 0: never fail */
+};
+
+static int tmk_elt_alloc(struct tracing_map_elt *elt)
+{
+	struct tmk_counts *c = elt->map->private_data;
+
+	if (c->fail_alloc_at && c->alloc + 1 == c->fail_alloc_at)
+		return -ENOMEM;
+	c->alloc++;
+	elt->private_data = c;
+	return 0;
+}
+
+static void tmk_elt_free(struct tracing_map_elt *elt)
+{
+	struct tmk_counts *c = elt->map->private_data;
+
+	c->free++;
+}
+
+static void tmk_elt_init(struct tracing_map_elt *elt)
+{
+	struct tmk_counts *c = elt->map->private_data;
+
+	c->init++;
+}
+
+static void tmk_elt_clear(struct tracing_map_elt *elt)
+{
+	struct tmk_counts *c = elt->map->private_data;
+
+	c->clear++;
+}
+
+static const struct tracing_map_ops tmk_counting_ops = {
+	.elt_alloc	= tmk_elt_alloc,
+	.elt_free	= tmk_elt_free,
+	.elt_init	= tmk_elt_init,
+	.elt_clear	= tmk_elt_clear,
+};
+
+static void tmk_test_insert_lookup(struct kunit *test)
+{
+	static const u64 keys[] = { 0, 1, 2, 42, 0xdeadbeefcafeULL, U64_MAX };
+	struct tracing_map_elt *elts[ARRAY_SIZE(keys)];
+	struct tracing_map *map;
+	u64 key;
+	int i, j;
+
+	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		key = keys[i];
+		elts[i] = tracing_map_insert(map, &key);
+		KUNIT_ASSERT_NOT_NULL(test, elts[i]);
+		KUNIT_EXPECT_PTR_EQ(test, elts[i]->map, map);
+		KUNIT_EXPECT_PTR_NE(test, elts[i]->key, (void *)&key);
+		KUNIT_EXPECT_MEMEQ(test, elts[i]->key, &key, sizeof(key));
+		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elts[i], TMK_SUM_IDX), 0);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_PTR_NE(test, elts[i], elts[j]);
+	}
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		KUNIT_EXPECT_PTR_EQ(test, tmk_insert(map, keys[i]), elts[i]);
+		KUNIT_EXPECT_PTR_EQ(test, tmk_lookup(map, keys[i]), elts[i]);
+		tracing_map_update_sum(elts[i], TMK_SUM_IDX, i + 1);
+	}
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elts[i], TMK_SUM_IDX),
+				i + 1);
+
+	/* An absent key is not found and not created by looking it up. */
+	KUNIT_EXPECT_NULL(test, tmk_lookup(map, 7));
+	KUNIT_EXPECT_NULL(test, tmk_lookup(map, 7));
+	KUNIT_EXPECT_EQ(test, tmk_count(map), ARRAY_SIZE(keys));
+
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), 2 * ARRAY_SIZE(keys));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
+}
+
+struct tmk_ckey {
+	u64	id;
+	u32	cpu;
+	s32	prio;
+};
+
+static void tmk_test_compound_key(struct kunit *test)
+{
+	static const struct tmk_ckey keys[] = {
+		{ 1, 0, 0 }, { 1, 1, 0 }, { 1, 0, -1 }, { 2, 0, 0 }, { 0, 1, -1 },
+	};
+	struct tracing_map_elt *elts[ARRAY_SIZE(keys)], *elt;
+	struct tracing_map *map;
+	struct tmk_ckey key;
+	int i, j;
+
+	map = tmk_create(test, TRACING_MAP_BITS_MIN, sizeof(key), NULL, NULL);
+	tmk_add_key(test, map, offsetof(struct tmk_ckey, id),
+		    tracing_map_cmp_num(8, 0), 0);
+	tmk_add_key(test, map, offsetof(struct tmk_ckey, cpu),
+		    tracing_map_cmp_num(4, 0), 1);
+	tmk_add_key(test, map, offsetof(struct tmk_ckey, prio),
+		    tracing_map_cmp_num(4, 1), 2);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		key = keys[i];
+		elts[i] = tracing_map_insert(map, &key);
+		KUNIT_ASSERT_NOT_NULL(test, elts[i]);
+		KUNIT_EXPECT_MEMEQ(test, elts[i]->key, &keys[i], sizeof(key));
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_PTR_NE(test, elts[i], elts[j]);
+	}
+
+	/* Same key built again from scratch finds the same element. */
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		memset(&key, 0, sizeof(key));
+		key.id = keys[i].id;
+		key.cpu = keys[i].cpu;
+		key.prio = keys[i].prio;
+		KUNIT_EXPECT_PTR_EQ(test, tracing_map_lookup(map, &key), elts[i]);
+		elt = tracing_map_insert(map, &key);
+		KUNIT_EXPECT_PTR_EQ(test, elt, elts[i]);
+	}
+
+	key = (struct tmk_ckey){ 1, 1, -1 };
+	KUNIT_EXPECT_NULL(test, tracing_map_lookup(map, &key));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), 2 * ARRAY_SIZE(keys));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
+}
+
+static void tmk_test_full_map(struct kunit *test)
+{
+	const unsigned int extra = 10;
+	struct tracing_map *map;
+	unsigned int max, k;
+
+	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+	max = map->max_elts;
+	KUNIT_ASSERT_EQ(test, max, 1U << TRACING_MAP_BITS_MIN);
+
+	for (k = 0; k < max; k++)
+		KUNIT_ASSERT_NOT_NULL(test, tmk_insert(map, 1000 + k));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
+
+	for (k = 0; k < extra; k++)
+		KUNIT_EXPECT_NULL(test, tmk_insert(map, 5000 + k));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), extra);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), max);
+
+	for (k = 0; k < max; k++) {
+		struct tracing_map_elt *elt = tmk_lookup(map, 1000 + k);
+
+		KUNIT_ASSERT_NOT_NULL(test, elt);
+		KUNIT_EXPECT_PTR_EQ(test, tmk_insert(map, 1000 + k), elt);
+	}
+	for (k = 0; k < extra; k++)
+		KUNIT_EXPECT_NULL(test, tmk_lookup(map, 5000 + k));
+
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), 2 * max);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), extra);
+	KUNIT_EXPECT_EQ(test, tmk_count(map), max);
+}
+
+#define TMK_CONC_KEYS	512
+#define TMK_CONC_ROUNDS	16
+
+struct tmk_worker {
+	struct tracing_map	*map;
+	struct completion	*start;
+	struct completion	done;
+	struct task_struct	*task;
+	unsigned int		id;
+	unsigned int		cpu;
+	unsigned int		failures;
+};
+
+static int tmk_worker_fn(void *data)
+{
+	struct tmk_worker *w = data;
+	unsigned int mult = 2 * w->id + 1;	/* odd: a permutation */
+	struct tracing_map_elt *elt;
+	unsigned int r, i, k;
+
+	wait_for_completion(w->start);
+	for (r = 0; r < TMK_CONC_ROUNDS; r++) {
+		for (i = 0; i < TMK_CONC_KEYS; i++) {
+			k = (i * mult + w->id * 97 + r) % TMK_CONC_KEYS;
+			if (w->id & 1)
+				k = TMK_CONC_KEYS - 1 - k;
+			elt = tmk_insert(w->map, k);
+			if (elt)
+				tracing_map_update_sum(elt, TMK_SUM_IDX, 1);
+			else
+				w->failures++;
+		}
+		cond_resched();
+	}
+	complete(&w->done);
+	return 0;
+}
+
+static void tmk_test_concurrent(struct kunit *test)
+{
+	unsigned int n_threads = max(num_online_cpus(), 2U);
+	struct tracing_map_sort_key sk = { .field_idx = TMK_KEY_IDX };
+	struct tracing_map_sort_entry **entries;
+	struct completion start;
+	struct tmk_worker *w;
+	struct tracing_map *map;
+	unsigned int i, j, bits, cpu;
+	int n;
+
+	/* Each thread takes at most one element per key: never full. */
+	bits = clamp_t(unsigned int, order_base_2(TMK_CONC_KEYS * n_threads),
+		       TRACING_MAP_BITS_MIN, TRACING_MAP_BITS_MAX);
+	map = tmk_u64_map(test, bits, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+
+	w = kunit_kcalloc(test, n_threads, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	init_completion(&start);
+
+	cpu = cpumask_first(cpu_online_mask);
+	for (i = 0; i < n_threads; i++) {
+		w[i].map = map;
+		w[i].start = &start;
+		w[i].id = i;
+		w[i].cpu = cpu;
+		init_completion(&w[i].done);
+		w[i].task = kthread_create(tmk_worker_fn, &w[i], "tmk/%u", i);
+		if (IS_ERR(w[i].task)) {
+			/* Never woken, so they exit without running. */
+			for (j = 0; j < i; j++)
+				kthread_stop(w[j].task);
+			KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(w[i].task));
+			return;
+		}
+		kthread_bind(w[i].task, cpu);
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+	}
+	for (i = 0; i < n_threads; i++)
+		wake_up_process(w[i].task);
+	complete_all(&start);
+	for (i = 0; i < n_threads; i++) {
+		wait_for_completion(&w[i].done);
+		KUNIT_EXPECT_EQ(test, w[i].failures, 0);
+	}
+
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits),
+			(s64)n_threads * TMK_CONC_ROUNDS * TMK_CONC_KEYS);
+
+	/* Sorted by key, entry i must hold key i: all present, none twice. */
+	n = tracing_map_sort_entries(map, &sk, 1, &entries);
+	KUNIT_ASSERT_GE(test, n, 0);
+	KUNIT_EXPECT_EQ(test, n, TMK_CONC_KEYS);
+	for (i = 0; i < min_t(unsigned int, n, TMK_CONC_KEYS); i++) {
+		KUNIT_EXPECT_EQ(test, *(u64 *)entries[i]->key, i);
+		KUNIT_EXPECT_EQ(test,
+				tracing_map_read_sum(entries[i]->elt, TMK_SUM_IDX),
+				n_threads * TMK_CONC_ROUNDS);
+		if (i)
+			KUNIT_EXPECT_NE(test, *(u64 *)entries[i]->key,
+					*(u64 *)entries[i - 1]->key);
+	}
+	tracing_map_destroy_sort_entries(entries, n);
+}
+
+static void tmk_test_clear(struct kunit *test)
+{
+	struct tmk_counts counts = {};
+	struct tracing_map_elt *elt;
+	struct tracing_map *map;
+	unsigned int k, max;
+	int var;
+
+	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, &tmk_counting_ops,
+			  &counts);
+	var = tracing_map_add_var(map);
+	KUNIT_ASSERT_EQ(test, var, 0);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+	max = map->max_elts;
+
+	for (k = 0; k < max + 2; k++) {
+		elt = tmk_insert(map, k);
+		if (k >= max) {
+			KUNIT_EXPECT_NULL(test, elt);
+			continue;
+		}
+		KUNIT_ASSERT_NOT_NULL(test, elt);
+		tracing_map_update_sum(elt, TMK_SUM_IDX, 5);
+		tracing_map_set_var(elt, var, k);
+	}
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), max);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 2);
+	KUNIT_EXPECT_EQ(test, counts.init, max);
+
+	tracing_map_clear(map);
+	KUNIT_EXPECT_EQ(test, counts.clear, max);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
+	KUNIT_EXPECT_EQ(test, tmk_count(map), 0);
+	for (k = 0; k < max + 2; k++)
+		KUNIT_EXPECT_NULL(test, tmk_lookup(map, k));
+
+	elt = tmk_insert(map, 3);
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, TMK_SUM_IDX), 0);
+	KUNIT_EXPECT_FALSE(test, tracing_map_var_set(elt, var));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_var(elt, var), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), 1);
+	KUNIT_EXPECT_EQ(test, tmk_count(map), 1);
+
+	/* The whole pool is available again. */
+	for (k = 1; k < max; k++)
+		KUNIT_EXPECT_NOT_NULL(test, tmk_insert(map, 100000 + k));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
+	KUNIT_EXPECT_EQ(test, counts.init, 2 * max);
+
+	/* A second clear only visits the elements used since the first. */
+	tracing_map_clear(map);
+	KUNIT_EXPECT_EQ(test, counts.clear, 2 * max);
+	tmk_insert(map, 1);
+	tracing_map_clear(map);
+	KUNIT_EXPECT_EQ(test, counts.clear, 2 * max + 1);
+}
+
+/* Sort test data: two key fields and two sums per entry. */
+struct tmk_skey {
+	u64	a;
+	s64	b;
+};
+
+struct tmk_sort_data {
+	struct tmk_skey	key;
+	u64		s0, s1;
+};
+
+static const struct tmk_sort_data tmk_sort_data[] = {
+	{ { 5, -1 }, 30, 1 },
+	{ { 2,  7 }, 10, 2 },
+	{ { 9,  3 }, 20, 2 },
+	{ { 1, -5 }, 20, 1 },
+	{ { 7,  0 }, 10, 1 },
+	{ { 3,  4 }, 10, 1 },
+};
+
+enum { TMK_S_A, TMK_S_B, TMK_S_S0, TMK_S_S1 };
+
+static struct tracing_map *tmk_sort_map(struct kunit *test, bool reverse)
+{
+	const int n = ARRAY_SIZE(tmk_sort_data);
+	const struct tmk_sort_data *d;
+	struct tracing_map_elt *elt;
+	struct tracing_map *map;
+	struct tmk_skey key;
+	int i;
+
+	map = tmk_create(test, TRACING_MAP_BITS_MIN, sizeof(key), NULL, NULL);
+	tmk_add_key(test, map, offsetof(struct tmk_skey, a),
+		    tracing_map_cmp_num(8, 0), TMK_S_A);
+	tmk_add_key(test, map, offsetof(struct tmk_skey, b),
+		    tracing_map_cmp_num(8, 1), TMK_S_B);
+	KUNIT_ASSERT_EQ(test, tracing_map_add_sum_field(map), TMK_S_S0);
+	KUNIT_ASSERT_EQ(test, tracing_map_add_sum_field(map), TMK_S_S1);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+
+	for (i = 0; i < n; i++) {
+		d = &tmk_sort_data[reverse ? n - 1 - i : i];
+		key = d->key;
+		elt = tracing_map_insert(map, &key);
+		KUNIT_ASSERT_NOT_NULL(test, elt);
+		tracing_map_update_sum(elt, TMK_S_S0, d->s0);
+		tracing_map_update_sum(elt, TMK_S_S1, d->s1);
+	}
+	return map;
+}
+
+/* Sort @map and check that entry i holds tmk_sort_data[expect[i]]. */
+static void tmk_check_sort(struct kunit *test, struct tracing_map *map,
+			   struct tracing_map_sort_key *sk, unsigned int n_sk,
+			   const int *expect)
+{
+	const int n = ARRAY_SIZE(tmk_sort_data);
+	struct tracing_map_sort_entry **entries;
+	const struct tmk_skey *key;
+	int i, ret;
+
+	ret = tracing_map_sort_entries(map, sk, n_sk, &entries);
+	KUNIT_ASSERT_EQ(test, ret, n);
+	for (i = 0; i < n; i++) {
+		key = entries[i]->key;
+		KUNIT_EXPECT_PTR_EQ(test, entries[i]->key, entries[i]->elt->key);
+		KUNIT_EXPECT_EQ_MSG(test, key->a, tmk_sort_data[expect[i]].key.a,
+				    "position %d", i);
+		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(entries[i]->elt, TMK_S_S0),
+				tmk_sort_data[expect[i]].s0);
+	}
+	tracing_map_destroy_sort_entries(entries, ret);
+}
+
+static void tmk_test_sort(struct kunit *test)
+{
+	/* Equal sums are ordered by key field a, whatever the direction. */
+	static const int s0_asc[] = { 1, 5, 4, 3, 2, 0 };
+	static const int s0_desc[] = { 0, 3, 2, 1, 5, 4 };
+	static const int a_asc[] = { 3, 1, 5, 0, 4, 2 };
+	static const int a_desc[] = { 2, 4, 0, 5, 1, 3 };
+	static const int b_asc[] = { 3, 0, 4, 2, 5, 1 };
+	static const int s1_desc_s0_asc[] = { 1, 2, 5, 4, 3, 0 };
+	struct tracing_map_sort_key sk[TRACING_MAP_SORT_KEYS_MAX + 1] = {};
+	struct tracing_map_sort_entry **entries;
+	struct tracing_map *map;
+	int pass, ret;
+
+	for (pass = 0; pass < 2; pass++) {
+		map = tmk_sort_map(test, pass);
+
+		sk[0] = (struct tracing_map_sort_key){ TMK_S_S0, false };
+		tmk_check_sort(test, map, sk, 1, s0_asc);
+		sk[0].descending = true;
+		tmk_check_sort(test, map, sk, 1, s0_desc);
+
+		sk[0] = (struct tracing_map_sort_key){ TMK_S_A, false };
+		tmk_check_sort(test, map, sk, 1, a_asc);
+		sk[0].descending = true;
+		tmk_check_sort(test, map, sk, 1, a_desc);
+
+		sk[0] = (struct tracing_map_sort_key){ TMK_S_B, false };
+		tmk_check_sort(test, map, sk, 1, b_asc);
+
+		sk[0] = (struct tracing_map_sort_key){ TMK_S_S1, true };
+		sk[1] = (struct tracing_map_sort_key){ TMK_S_S0, false };
+		tmk_check_sort(test, map, sk, 2, s1_desc_s0_asc);
+	}
+
+	/* Bad sort keys are rejected. */
+	sk[0].field_idx = TMK_S_S1 + 1;
+	KUNIT_EXPECT_EQ(test, tracing_map_sort_entries(map, sk, 1, &entries),
+			-EINVAL);
+	ret = tracing_map_sort_entries(map, sk, TRACING_MAP_SORT_KEYS_MAX + 1,
+				       &entries);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+}
+
+static void tmk_test_sort_memcmp_tie(struct kunit *test)
+{
+	static const char * const names[] = { "delta", "alpha", "charlie",
+					      "bravo" };
+	static const char * const sorted[] = { "alpha", "bravo", "charlie",
+					       "delta" };
+	struct tracing_map_sort_key sk = { .field_idx = 1, .descending = true };
+	struct tracing_map_sort_entry **entries;
+	struct tracing_map *map;
+	char key[8];
+	int i, n;
+
+	/* The key field has no order: ties fall back to memcmp() of keys. */
+	map = tmk_create(test, TRACING_MAP_BITS_MIN, sizeof(key), NULL, NULL);
+	tmk_add_key(test, map, 0, tracing_map_cmp_none, 0);
+	KUNIT_ASSERT_EQ(test, tracing_map_add_sum_field(map), 1);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		memset(key, 0, sizeof(key));
+		strscpy(key, names[i], sizeof(key));
+		KUNIT_ASSERT_NOT_NULL(test, tracing_map_insert(map, key));
+	}
+
+	n = tracing_map_sort_entries(map, &sk, 1, &entries);
+	KUNIT_ASSERT_EQ(test, n, ARRAY_SIZE(names));
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_STREQ(test, (char *)entries[i]->key, sorted[i]);
+	tracing_map_destroy_sort_entries(entries, n);
+}
+
+/* @neg has the top bit set, @pos does not; both are @size bytes. */
+static void tmk_check_num(struct kunit *test, int size, void *neg, void *pos)
+{
+	tracing_map_cmp_fn_t s = tracing_map_cmp_num(size, 1);
+	tracing_map_cmp_fn_t u = tracing_map_cmp_num(size, 0);
+
+	KUNIT_EXPECT_LT_MSG(test, s(neg, pos), 0, "size %d", size);
+	KUNIT_EXPECT_GT_MSG(test, s(pos, neg), 0, "size %d", size);
+	KUNIT_EXPECT_EQ_MSG(test, s(neg, neg), 0, "size %d", size);
+	KUNIT_EXPECT_GT_MSG(test, u(neg, pos), 0, "size %d", size);
+	KUNIT_EXPECT_LT_MSG(test, u(pos, neg), 0, "size %d", size);
+	KUNIT_EXPECT_EQ_MSG(test, u(pos, pos), 0, "size %d", size);
+}
+
+static void tmk_test_cmp_fns(struct kunit *test)
+{
+	s64 n64 = -1, p64 = 1, min64 = S64_MIN, max64 = S64_MAX;
+	s32 n32 = -1, p32 = 1, min32 = S32_MIN, max32 = S32_MAX;
+	s16 n16 = -1, p16 = 1, min16 = S16_MIN, max16 = S16_MAX;
+	s8 n8 = -1, p8 = 1, min8 = S8_MIN, max8 = S8_MAX;
+	u8 bytes_a[2] = { 5, 1 }, bytes_b[2] = { 5, 2 };
+	char s1[] = "abc", s2[] = "abd", s3[] = "b", s4[] = "abc";
+	tracing_map_cmp_fn_t fn;
+
+	tmk_check_num(test, 8, &n64, &p64);
+	tmk_check_num(test, 8, &min64, &max64);
+	tmk_check_num(test, 4, &n32, &p32);
+	tmk_check_num(test, 4, &min32, &max32);
+	tmk_check_num(test, 2, &n16, &p16);
+	tmk_check_num(test, 2, &min16, &max16);
+	tmk_check_num(test, 1, &n8, &p8);
+	tmk_check_num(test, 1, &min8, &max8);
+
+	/* A 1-byte comparator looks at one byte only. */
+	fn = tracing_map_cmp_num(1, 0);
+	KUNIT_EXPECT_EQ(test, fn(bytes_a, bytes_b), 0);
+	fn = tracing_map_cmp_num(3, 0);
+	KUNIT_EXPECT_TRUE(test, fn == tracing_map_cmp_none);
+
+	KUNIT_EXPECT_LT(test, tracing_map_cmp_string(s1, s2), 0);
+	KUNIT_EXPECT_GT(test, tracing_map_cmp_string(s3, s1), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_cmp_string(s1, s4), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_cmp_none(s1, s2), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_cmp_none(&n64, &p64), 0);
+}
+
+static void tmk_test_vars(struct kunit *test)
+{
+	struct tracing_map_elt *a, *b;
+	struct tracing_map *map;
+	int v0, v1;
+
+	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, NULL, NULL);
+	v0 = tracing_map_add_var(map);
+	v1 = tracing_map_add_var(map);
+	KUNIT_ASSERT_EQ(test, v0, 0);
+	KUNIT_ASSERT_EQ(test, v1, 1);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+	a = tmk_insert(map, 1);
+	b = tmk_insert(map, 2);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+
+	KUNIT_EXPECT_FALSE(test, tracing_map_var_set(a, v0));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_var(a, v0), 0);
+
+	tracing_map_set_var(a, v0, 42);
+	KUNIT_EXPECT_TRUE(test, tracing_map_var_set(a, v0));
+	KUNIT_EXPECT_FALSE(test, tracing_map_var_set(a, v1));
+	KUNIT_EXPECT_FALSE(test, tracing_map_var_set(b, v0));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_var(a, v0), 42);
+	KUNIT_EXPECT_TRUE(test, tracing_map_var_set(a, v0));
+
+	KUNIT_EXPECT_EQ(test, tracing_map_read_var_once(a, v0), 42);
+	KUNIT_EXPECT_FALSE(test, tracing_map_var_set(a, v0));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_var_once(a, v0), 42);
+	KUNIT_EXPECT_FALSE(test, tracing_map_var_set(a, v0));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_var(a, v0), 42);
+
+	tracing_map_set_var(a, v0, U64_MAX);
+	tracing_map_set_var(b, v1, 7);
+	KUNIT_EXPECT_TRUE(test, tracing_map_var_set(a, v0));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_var(a, v0), U64_MAX);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_var(b, v1), 7);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_var(b, v0), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(a, TMK_SUM_IDX), 0);
+}
+
+static void tmk_test_ops(struct kunit *test)
+{
+	struct tmk_counts counts = {};
+	struct tracing_map_elt *elt;
+	struct tracing_map *map;
+	unsigned int max;
+	int k;
+
+	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, &tmk_counting_ops,
+			  &counts);
+	KUNIT_EXPECT_EQ(test, counts.alloc, 0);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+	max = map->max_elts;
+	KUNIT_EXPECT_EQ(test, counts.alloc, max);
+	KUNIT_EXPECT_EQ(test, counts.init, 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_init(map), -EBUSY);
+	KUNIT_EXPECT_EQ(test, counts.alloc, max);
+
+	for (k = 0; k < 3; k++) {
+		elt = tmk_insert(map, k);
+		KUNIT_ASSERT_NOT_NULL(test, elt);
+		KUNIT_EXPECT_PTR_EQ(test, elt->private_data, (void *)&counts);
+		KUNIT_EXPECT_EQ(test, counts.init, k + 1);
+	}
+	for (k = 0; k < 3; k++)
+		KUNIT_EXPECT_NOT_NULL(test, tmk_insert(map, k));
+	KUNIT_EXPECT_NULL(test, tmk_lookup(map, 3));
+	KUNIT_EXPECT_EQ(test, counts.init, 3);
+	KUNIT_EXPECT_EQ(test, counts.clear, 0);
+	KUNIT_EXPECT_EQ(test, counts.free, 0);
+
+	kunit_release_action(test, tmk_destroy_action, map);
+	KUNIT_EXPECT_EQ(test, counts.free, max);
+	KUNIT_EXPECT_EQ(test, counts.alloc, max);
+}
+
+static void tmk_test_ops_alloc_failure(struct kunit *test)
+{
+	struct tmk_counts counts = { .fail_alloc_at = 6 };
+	struct tracing_map *map;
+
+	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, &tmk_counting_ops,
+			  &counts);
+	KUNIT_EXPECT_EQ(test, tracing_map_init(map), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, counts.alloc, 5);
+	KUNIT_EXPECT_EQ(test, counts.free, 5);
+
+	kunit_release_action(test, tmk_destroy_action, map);
+	KUNIT_EXPECT_EQ(test, counts.free, 5);
+}
+
+static void tmk_test_create_errors(struct kunit *test)
+{
+	struct tracing_map *map;
+	int i;
+
+	map = tracing_map_create(TRACING_MAP_BITS_MIN - 1, 8, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(map), -EINVAL);
+	map = tracing_map_create(TRACING_MAP_BITS_MAX + 1, 8, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(map), -EINVAL);
+	map = tracing_map_create(0, 8, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(map), -EINVAL);
+
+	/* Both limits are valid; create allocates no storage yet. */
+	map = tmk_create(test, TRACING_MAP_BITS_MAX, 8, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, map->map_bits, TRACING_MAP_BITS_MAX);
+	KUNIT_EXPECT_EQ(test, map->max_elts, 1U << TRACING_MAP_BITS_MAX);
+
+	map = tmk_create(test, TRACING_MAP_BITS_MIN, 24, NULL, test);
+	KUNIT_EXPECT_EQ(test, map->map_bits, TRACING_MAP_BITS_MIN);
+	KUNIT_EXPECT_EQ(test, map->max_elts, 1U << TRACING_MAP_BITS_MIN);
+	KUNIT_EXPECT_EQ(test, map->key_size, 24);
+	KUNIT_EXPECT_PTR_EQ(test, map->private_data, (void *)test);
+
+	/* Field limits; bad key fields do not use up an index. */
+	tmk_add_key(test, map, 0, NULL, -EINVAL);
+	tmk_add_key(test, map, 24, tracing_map_cmp_none, -EINVAL);
+	for (i = 0; i < TRACING_MAP_KEYS_MAX; i++)
+		tmk_add_key(test, map, 8 * i, tracing_map_cmp_none, i);
+	tmk_add_key(test, map, 0, tracing_map_cmp_none, -EINVAL);
+	for (; i < TRACING_MAP_FIELDS_MAX; i++)
+		KUNIT_EXPECT_EQ(test, tracing_map_add_sum_field(map), i);
+	KUNIT_EXPECT_EQ(test, tracing_map_add_sum_field(map), -EINVAL);
+	for (i = 0; i < TRACING_MAP_VARS_MAX; i++)
+		KUNIT_EXPECT_EQ(test, tracing_map_add_var(map), i);
+	KUNIT_EXPECT_EQ(test, tracing_map_add_var(map), -EINVAL);
+}
+
+static struct kunit_case tracing_map_test_cases[] = {
+	KUNIT_CASE(tmk_test_insert_lookup),
+	KUNIT_CASE(tmk_test_compound_key),
+	KUNIT_CASE(tmk_test_full_map),
+	KUNIT_CASE(tmk_test_concurrent),
+	KUNIT_CASE(tmk_test_clear),
+	KUNIT_CASE(tmk_test_sort),
+	KUNIT_CASE(tmk_test_sort_memcmp_tie),
+	KUNIT_CASE(tmk_test_cmp_fns),
+	KUNIT_CASE(tmk_test_vars),
+	KUNIT_CASE(tmk_test_ops),
+	KUNIT_CASE(tmk_test_ops_alloc_failure),
+	KUNIT_CASE(tmk_test_create_errors),
+	{}
+};
+
+static struct kunit_suite tracing_map_test_suite = {
+	.name = "tracing_map",
+	.test_cases = tracing_map_test_cases,
+};
+
+kunit_test_suite(tracing_map_test_suite);
