@@ -19,8 +19,8 @@ sleep 1
 cat $T/events/sched/sched_waking/hist
 echo '!hist:keys=comm:vals=hitcount:sort=hitcount.descending' >$T/events/sched/sched_waking/trigger
 
-echo "== hist: trace_marker strings as keys"
-echo 'hist:keys=buf' >$T/events/ftrace/print/trigger
-for w in alpha beta beta gamma gamma gamma; do echo $w >$T/trace_marker; done
-cat $T/events/ftrace/print/hist
-echo '!hist:keys=buf' >$T/events/ftrace/print/trigger
+echo "== hist: kmalloc request sizes, log2 buckets (kmem/kmalloc, keys=bytes_req.log2)"
+echo 'hist:keys=bytes_req.log2:vals=hitcount,bytes_alloc:sort=bytes_req' >$T/events/kmem/kmalloc/trigger
+for i in 1 2 3; do ls -R /sys/kernel/tracing/events/sched >/dev/null; done
+cat $T/events/kmem/kmalloc/hist
+echo '!hist:keys=bytes_req.log2:vals=hitcount,bytes_alloc:sort=bytes_req' >$T/events/kmem/kmalloc/trigger
