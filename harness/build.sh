@@ -79,5 +79,17 @@ grep -E 'warning:' "$out/build.log" >&2 || true
 rm -rf "$out/modroot"
 "${kmake[@]}" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install >/dev/null 2>&1 ||
 	die "modules_install failed"
+# The base's own synth_event_gen_test.c, built out of tree against our
+# kernel as synth_event_gen_test_upstream.ko: proves the exported
+# synth_event_* API is compatible.  Built here, never shipped.
+rm -rf "$out/ext-upstream"
+if [ "$variant" = ours ] && grep -q '^CONFIG_SYNTH_EVENTS=y' "$out/.config"; then
+	base=$("$HARNESS_DIR/fetch-base.sh")
+	mkdir -p "$out/ext-upstream"
+	cp "$base/kernel/trace/synth_event_gen_test.c" "$out/ext-upstream/synth_event_gen_test_upstream.c"
+	echo 'obj-m := synth_event_gen_test_upstream.o' >"$out/ext-upstream/Kbuild"
+	"${kmake[@]}" M="$out/ext-upstream" modules >"$out/ext-upstream/build.log" 2>&1 ||
+		{ cat "$out/ext-upstream/build.log" >&2; die "upstream synth_event_gen_test does not build against our kernel"; }
+fi
 say "build: done in $(( $(date +%s) - start ))s"
 echo "$out"

@@ -78,6 +78,19 @@ ours_tc=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard --
 	fi
 } | awk 'NF > 1' >"$root/harness/suites"
 
+# Test modules: loaded one at a time by the guest ("modules" suite).
+kver=$(ls "$root/lib/modules" 2>/dev/null | head -n 1)
+{
+	ko=lib/modules/$kver/kernel/kernel/trace/synth_event_gen_test.ko
+	[ -n "$kver" ] && [ -f "$root/$ko" ] && echo "synth_event_gen_test /$ko"
+	ext=$build/ext-upstream/synth_event_gen_test_upstream.ko
+	if [ -f "$ext" ]; then
+		mkdir -p "$root/harness/modules"
+		cp "$ext" "$root/harness/modules/"
+		echo "synth_event_gen_test_upstream /harness/modules/synth_event_gen_test_upstream.ko"
+	fi
+} | { if [ -n "${TESTS:-}" ]; then grep -E -- "$TESTS" || true; else cat; fi; } >"$root/harness/modtests"
+
 {
 	echo "MODE=$mode"
 	echo "VARIANT=$variant"
