@@ -97,6 +97,20 @@ struct tmk_counts {
 	unsigned int fail_alloc_at;	/* 0: never fail */
 };
 
+/*
+ * Callback counters outlive the map: allocated before it, they are freed
+ * by KUnit after the map's destroy action has run elt_free() on them.
+ */
+static struct tmk_counts *tmk_new_counts(struct kunit *test,
+					 unsigned int fail_alloc_at)
+{
+	struct tmk_counts *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->fail_alloc_at = fail_alloc_at;
+	return c;
+}
+
 static int tmk_elt_alloc(struct tracing_map_elt *elt)
 {
 	struct tmk_counts *c = elt->map->private_data;
@@ -371,14 +385,14 @@ static void tmk_test_concurrent(struct kunit *test)
 
 static void tmk_test_clear(struct kunit *test)
 {
-	struct tmk_counts counts = {};
+	struct tmk_counts *counts = tmk_new_counts(test, 0);
 	struct tracing_map_elt *elt;
 	struct tracing_map *map;
 	unsigned int k, max;
 	int var;
 
 	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, &tmk_counting_ops,
-			  &counts);
+			  counts);
 	var = tracing_map_add_var(map);
 	KUNIT_ASSERT_EQ(test, var, 0);
 	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
@@ -396,10 +410,10 @@ static void tmk_test_clear(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), max);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 2);
-	KUNIT_EXPECT_EQ(test, counts.init, max);
+	KUNIT_EXPECT_EQ(test, counts->init, max);
 
 	tracing_map_clear(map);
-	KUNIT_EXPECT_EQ(test, counts.clear, max);
+	KUNIT_EXPECT_EQ(test, counts->clear, max);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), 0);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
 	KUNIT_EXPECT_EQ(test, tmk_count(map), 0);
@@ -418,14 +432,14 @@ static void tmk_test_clear(struct kunit *test)
 	for (k = 1; k < max; k++)
 		KUNIT_EXPECT_NOT_NULL(test, tmk_insert(map, 100000 + k));
 	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
-	KUNIT_EXPECT_EQ(test, counts.init, 2 * max);
+	KUNIT_EXPECT_EQ(test, counts->init, 2 * max);
 
 	/* A second clear only visits the elements used since the first. */
 	tracing_map_clear(map);
-	KUNIT_EXPECT_EQ(test, counts.clear, 2 * max);
+	KUNIT_EXPECT_EQ(test, counts->clear, 2 * max);
 	tmk_insert(map, 1);
 	tracing_map_clear(map);
-	KUNIT_EXPECT_EQ(test, counts.clear, 2 * max + 1);
+	KUNIT_EXPECT_EQ(test, counts->clear, 2 * max + 1);
 }
 
 /* Sort test data: two key fields and two sums per entry. */
@@ -666,53 +680,53 @@ static void tmk_test_vars(struct kunit *test)
 
 static void tmk_test_ops(struct kunit *test)
 {
-	struct tmk_counts counts = {};
+	struct tmk_counts *counts = tmk_new_counts(test, 0);
 	struct tracing_map_elt *elt;
 	struct tracing_map *map;
 	unsigned int max;
 	int k;
 
 	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, &tmk_counting_ops,
-			  &counts);
-	KUNIT_EXPECT_EQ(test, counts.alloc, 0);
+			  counts);
+	KUNIT_EXPECT_EQ(test, counts->alloc, 0);
 	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
 	max = map->max_elts;
-	KUNIT_EXPECT_EQ(test, counts.alloc, max);
-	KUNIT_EXPECT_EQ(test, counts.init, 0);
+	KUNIT_EXPECT_EQ(test, counts->alloc, max);
+	KUNIT_EXPECT_EQ(test, counts->init, 0);
 	KUNIT_EXPECT_EQ(test, tracing_map_init(map), -EBUSY);
-	KUNIT_EXPECT_EQ(test, counts.alloc, max);
+	KUNIT_EXPECT_EQ(test, counts->alloc, max);
 
 	for (k = 0; k < 3; k++) {
 		elt = tmk_insert(map, k);
 		KUNIT_ASSERT_NOT_NULL(test, elt);
-		KUNIT_EXPECT_PTR_EQ(test, elt->private_data, (void *)&counts);
-		KUNIT_EXPECT_EQ(test, counts.init, k + 1);
+		KUNIT_EXPECT_PTR_EQ(test, elt->private_data, (void *)counts);
+		KUNIT_EXPECT_EQ(test, counts->init, k + 1);
 	}
 	for (k = 0; k < 3; k++)
 		KUNIT_EXPECT_NOT_NULL(test, tmk_insert(map, k));
 	KUNIT_EXPECT_NULL(test, tmk_lookup(map, 3));
-	KUNIT_EXPECT_EQ(test, counts.init, 3);
-	KUNIT_EXPECT_EQ(test, counts.clear, 0);
-	KUNIT_EXPECT_EQ(test, counts.free, 0);
+	KUNIT_EXPECT_EQ(test, counts->init, 3);
+	KUNIT_EXPECT_EQ(test, counts->clear, 0);
+	KUNIT_EXPECT_EQ(test, counts->free, 0);
 
 	kunit_release_action(test, tmk_destroy_action, map);
-	KUNIT_EXPECT_EQ(test, counts.free, max);
-	KUNIT_EXPECT_EQ(test, counts.alloc, max);
+	KUNIT_EXPECT_EQ(test, counts->free, max);
+	KUNIT_EXPECT_EQ(test, counts->alloc, max);
 }
 
 static void tmk_test_ops_alloc_failure(struct kunit *test)
 {
-	struct tmk_counts counts = { .fail_alloc_at = 6 };
+	struct tmk_counts *counts = tmk_new_counts(test, 6);
 	struct tracing_map *map;
 
 	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, &tmk_counting_ops,
-			  &counts);
+			  counts);
 	KUNIT_EXPECT_EQ(test, tracing_map_init(map), -ENOMEM);
-	KUNIT_EXPECT_EQ(test, counts.alloc, 5);
-	KUNIT_EXPECT_EQ(test, counts.free, 5);
+	KUNIT_EXPECT_EQ(test, counts->alloc, 5);
+	KUNIT_EXPECT_EQ(test, counts->free, 5);
 
 	kunit_release_action(test, tmk_destroy_action, map);
-	KUNIT_EXPECT_EQ(test, counts.free, 5);
+	KUNIT_EXPECT_EQ(test, counts->free, 5);
 }
 
 static void tmk_test_create_errors(struct kunit *test)
