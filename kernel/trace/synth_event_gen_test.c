@@ -76,7 +76,7 @@ static struct synth_field_desc sgt_all_fields[] = {
 static const char * const sgt_all_text[] = {
 	"-8", "200", "-1600", "60000", "-320000", "4000000000", "-64",
 	"18446744073709551615", "65", "250", "-2", "2", "-4", "4", "-8", "8",
-	"1", "1234", "GFP_KERNEL", "abcdefg",
+	"1", "1234", "cc0 (GFP_KERNEL)", "abcdefg",
 };
 
 static struct synth_field_desc sgt_more_fields[] = {

@@ -281,12 +281,13 @@ static void synth_print_field(struct trace_iterator *iter,
 	case SYNTH_FIELD_NUM:
 		val = synth_load_num(p, field->size, field->is_signed);
 		if (field->is_gfp) {
+			/* As upstream: the hex value, then the flag names. */
 			trace_seq_init(&iter->tmp_seq);
-			trace_seq_puts(s, val ?
-				       trace_print_flags_seq(&iter->tmp_seq, "|",
-							     val,
-							     synth_gfp_names) :
-				       "none");
+			trace_seq_printf(s, "%llx (%s)", val,
+					 val ? trace_print_flags_seq(&iter->tmp_seq,
+								     "|", val,
+								     synth_gfp_names) :
+					 "");
 		} else if (field->is_signed) {
 			trace_seq_printf(s, "%lld", (s64)val);
 		} else {
@@ -361,19 +362,6 @@ static __printf(4, 5) int synth_fmt_add(char *buf, int len, int pos,
 	return pos + n;
 }
 
-static int synth_gfp_arg(char *buf, int len, int pos, const char *name)
-{
-	const struct trace_print_flags *flag;
-
-	pos = synth_fmt_add(buf, len, pos,
-			    "(REC->%s) ? __print_flags(REC->%s, \"|\"",
-			    name, name);
-	for (flag = synth_gfp_names; flag->name; flag++)
-		pos = synth_fmt_add(buf, len, pos, ", {0x%lx, \"%s\"}",
-				    flag->mask, flag->name);
-	return synth_fmt_add(buf, len, pos, ") : \"none\"");
-}
-
 static int synth_print_fmt(struct synth_event *se, char *buf, int len)
 {
 	const struct synth_field *field;
@@ -385,17 +373,15 @@ static int synth_print_fmt(struct synth_event *se, char *buf, int len)
 		field = se->fields[i];
 		pos = synth_fmt_add(buf, len, pos, "%s%s=%s", i ? ", " : "",
 				    field->name,
-				    field->kind == SYNTH_FIELD_NUM &&
-				    !field->is_gfp ? field->print_fmt : "%s");
+				    field->kind == SYNTH_FIELD_NUM ?
+				    field->print_fmt : "%s");
 	}
 	pos = synth_fmt_add(buf, len, pos, "\"");
 
 	for (i = 0; i < se->n_fields; i++) {
 		field = se->fields[i];
 		pos = synth_fmt_add(buf, len, pos, ", ");
-		if (field->is_gfp)
-			pos = synth_gfp_arg(buf, len, pos, field->name);
-		else if (field->kind == SYNTH_FIELD_DYNSTR)
+		if (field->kind == SYNTH_FIELD_DYNSTR)
 			pos = synth_fmt_add(buf, len, pos, "__get_str(%s)",
 					    field->name);
 		else if (field->kind == SYNTH_FIELD_STACK)
@@ -783,7 +769,7 @@ static int synth_dyn_show(struct seq_file *m, struct dyn_event *ev)
 	struct synth_event *se = to_synth_event(ev);
 
 	seq_printf(m, "s:%s/%s", SYNTH_SYSTEM, se->name);
-	synth_show_fields(m, se, " ");
+	synth_show_fields(m, se, "\t");
 	return 0;
 }
 

@@ -59,7 +59,7 @@ static const struct synth_type_info synth_scalar_types[] = {
 	{ "u32",		4, false, "%u" },
 	{ "s64",		8, true,  "%lld" },
 	{ "u64",		8, false, "%llu" },
-	{ "char",		1, is_signed_type(char), "%d" },
+	{ "char",		1, true,  "%d" },
 	{ "unsigned char",	1, false, "%u" },
 	{ "short",		sizeof(short), true, "%d" },
 	{ "unsigned short",	sizeof(short), false, "%u" },
@@ -67,7 +67,7 @@ static const struct synth_type_info synth_scalar_types[] = {
 	{ "unsigned int",	sizeof(int), false, "%u" },
 	{ "long",		sizeof(long), true, "%ld" },
 	{ "unsigned long",	sizeof(long), false, "%lu" },
-	{ "bool",		sizeof(bool), false, "%d" },
+	{ "bool",		sizeof(bool), true, "%d" },
 	{ "pid_t",		sizeof(pid_t), true, "%d" },
 	{ "gfp_t",		sizeof(gfp_t), false, "%x" },
 };
@@ -240,7 +240,6 @@ static int synth_build_field(const char *type, unsigned int tpos,
 		field->type = kstrdup(info->name, GFP_KERNEL);
 		field->ftype = kstrdup(info->name, GFP_KERNEL);
 	} else if (!strcmp(info->name, "char")) {
-		field->is_signed = false;
 		if (alen > 0) {
 			field->kind = SYNTH_FIELD_STR;
 			field->size = alen;
@@ -255,7 +254,6 @@ static int synth_build_field(const char *type, unsigned int tpos,
 	} else if (alen < 0 && info->size == sizeof(long) &&
 		   strstr(info->name, "long")) {
 		field->kind = SYNTH_FIELD_STACK;
-		field->is_signed = false;
 		field->size = sizeof(u32);
 		field->type = kasprintf(GFP_KERNEL, "%s[]", info->name);
 		field->ftype = kasprintf(GFP_KERNEL, "__data_loc %s[]",
