@@ -45,7 +45,6 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/rculist.h>
-#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/unaligned.h>
@@ -820,46 +819,42 @@ static int synth_seq_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static const struct seq_operations synth_seq_ops = {
+/* "synthetic_events": the list, one definition a line, and the commands. */
+static const struct seq_operations synth_list_seq = {
+	.show	= synth_seq_show,
 	.start	= dyn_event_seq_start,
 	.next	= dyn_event_seq_next,
 	.stop	= dyn_event_seq_stop,
-	.show	= synth_seq_show,
 };
 
-static int synth_events_open(struct inode *inode, struct file *file)
+static int synth_list_open(struct inode *inode, struct file *file)
 {
-	int ret;
+	bool truncate = (file->f_mode & FMODE_WRITE) &&
+			(file->f_flags & O_TRUNC);
+	int err;
 
-	ret = security_locked_down(LOCKDOWN_TRACEFS);
-	if (ret)
-		return ret;
-	ret = tracing_check_open_get_tr(NULL);
-	if (ret)
-		return ret;
+	/* Also refuses tracefs access under lockdown. */
+	err = tracing_check_open_get_tr(NULL);
+	if (err)
+		return err;
 
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		ret = dyn_events_release_all(&synth_dyn_ops);
-		if (ret < 0)
-			return ret;
-	}
-	return seq_open(file, &synth_seq_ops);
+	/* "> synthetic_events" starts from an empty list; busy ones stay. */
+	err = truncate ? dyn_events_release_all(&synth_dyn_ops) : 0;
+	return err < 0 ? err : seq_open(file, &synth_list_seq);
 }
 
-static ssize_t synth_events_write(struct file *file,
-				  const char __user *buffer,
-				  size_t count, loff_t *ppos)
+static ssize_t synth_list_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *ppos)
 {
-	return trace_parse_run_command(file, buffer, count, ppos,
-				       synth_file_cmd);
+	return trace_parse_run_command(file, ubuf, len, ppos, synth_file_cmd);
 }
 
 static const struct file_operations synth_events_fops = {
-	.open		= synth_events_open,
-	.write		= synth_events_write,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
+	.open		= synth_list_open,
 	.release	= seq_release,
+	.read		= seq_read,
+	.write		= synth_list_write,
+	.llseek		= seq_lseek,
 };
 
 /* ------------------------------------------------------------------ */
@@ -1119,10 +1114,14 @@ int synth_event_add_field_str(struct dynevent_cmd *cmd, const char *type_name)
 EXPORT_SYMBOL_GPL(synth_event_add_field_str);
 
 /**
- * synth_event_add_fields - add several fields to a command
- * @cmd: command object of type synthetic
- * @fields: field descriptions
- * @n_fields: number of entries in @fields
+ * synth_event_add_fields - append an array of field descriptions
+ * @cmd: a command started with synth_event_gen_cmd_start() or
+ *	synth_event_gen_cmd_array_start()
+ * @fields: the descriptions, each a type and a name
+ * @n_fields: how many descriptions @fields holds
+ *
+ * Stops at the first description that cannot be added; the ones before
+ * it stay in @cmd.
  *
  * Context: Process context.
  * Return: 0 on success, -EINVAL on a bad argument or too many fields,
@@ -1132,18 +1131,14 @@ int synth_event_add_fields(struct dynevent_cmd *cmd,
 			   struct synth_field_desc *fields,
 			   unsigned int n_fields)
 {
-	unsigned int i;
-	int ret;
+	struct synth_field_desc *desc = fields;
+	int err = (n_fields && !fields) ? -EINVAL : 0;
 
-	if (n_fields && !fields)
-		return -EINVAL;
-	for (i = 0; i < n_fields; i++) {
-		ret = synth_event_add_field(cmd, fields[i].type,
-					    fields[i].name);
-		if (ret)
-			return ret;
+	while (!err && desc < fields + n_fields) {
+		err = synth_event_add_field(cmd, desc->type, desc->name);
+		desc++;
 	}
-	return 0;
+	return err;
 }
 EXPORT_SYMBOL_GPL(synth_event_add_fields);
 
@@ -1162,22 +1157,17 @@ EXPORT_SYMBOL_GPL(synth_event_add_fields);
 int synth_event_create(const char *name, struct synth_field_desc *fields,
 		       unsigned int n_fields, struct module *mod)
 {
+	char *text __free(kfree) = kzalloc(MAX_DYNEVENT_CMD_LEN, GFP_KERNEL);
 	struct dynevent_cmd cmd;
-	char *buf;
-	int ret;
+	int err;
 
-	buf = kzalloc(MAX_DYNEVENT_CMD_LEN, GFP_KERNEL);
-	if (!buf)
+	if (!text)
 		return -ENOMEM;
 
-	synth_event_cmd_init(&cmd, buf, MAX_DYNEVENT_CMD_LEN);
-	ret = synth_event_gen_cmd_array_start(&cmd, name, mod, fields,
-					      n_fields);
-	if (!ret)
-		ret = synth_event_gen_cmd_end(&cmd);
-
-	kfree(buf);
-	return ret;
+	/* The same path as a written command, so errors are logged alike. */
+	synth_event_cmd_init(&cmd, text, MAX_DYNEVENT_CMD_LEN);
+	err = synth_event_gen_cmd_array_start(&cmd, name, mod, fields, n_fields);
+	return err ?: synth_event_gen_cmd_end(&cmd);
 }
 EXPORT_SYMBOL_GPL(synth_event_create);
 

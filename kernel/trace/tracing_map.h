@@ -16,16 +16,24 @@
 #include <linux/atomic.h>
 #include <linux/types.h>
 
-#define TRACING_MAP_BITS_DEFAULT	11
-#define TRACING_MAP_BITS_MAX		17
+/*
+ * A map holds 2^bits elements (and twice as many hash slots).  The bounds
+ * keep one map between a few KiB and a few MiB of preallocated memory.
+ */
 #define TRACING_MAP_BITS_MIN		7
+#define TRACING_MAP_BITS_DEFAULT	11	/* 2048 elements */
+#define TRACING_MAP_BITS_MAX		17	/* 128K elements */
 
-#define TRACING_MAP_KEYS_MAX		3
-#define TRACING_MAP_VALS_MAX		3
-#define TRACING_MAP_FIELDS_MAX		(TRACING_MAP_KEYS_MAX + \
-					 TRACING_MAP_VALS_MAX)
-#define TRACING_MAP_VARS_MAX		16
-#define TRACING_MAP_SORT_KEYS_MAX	2
+/*
+ * What one element can hold.  Keys are compared field by field when
+ * sorting, so a compound key has a small fixed number of parts; sums and
+ * variables live in the element's chunk, so they are bounded too.
+ */
+#define TRACING_MAP_KEYS_MAX		3	/* parts of a compound key */
+#define TRACING_MAP_VALS_MAX		3	/* sum fields */
+#define TRACING_MAP_FIELDS_MAX	(TRACING_MAP_KEYS_MAX + TRACING_MAP_VALS_MAX)
+#define TRACING_MAP_VARS_MAX		16	/* per-element variables */
+#define TRACING_MAP_SORT_KEYS_MAX	2	/* primary and secondary */
 
 /* Compare two field values: <0, 0 or >0, like memcmp(). */
 typedef int (*tracing_map_cmp_fn_t)(void *val_a, void *val_b);
@@ -57,22 +65,22 @@ struct tracing_map_elt {
 
 /**
  * struct tracing_map_sort_key - one criterion of tracing_map_sort_entries()
- * @field_idx: index of a key or sum field, as returned when it was added
  * @descending: sort from the largest to the smallest value
+ * @field_idx: index of a key or sum field, as returned when it was added
  */
 struct tracing_map_sort_key {
-	unsigned int			field_idx;
-	bool				descending;
+	bool descending;
+	unsigned int field_idx;
 };
 
 /**
  * struct tracing_map_sort_entry - one element of a sorted report
- * @key: the element's key (same as @elt->key)
  * @elt: the element
+ * @key: the element's key (same as @elt->key)
  */
 struct tracing_map_sort_entry {
-	void				*key;
-	struct tracing_map_elt		*elt;
+	struct tracing_map_elt *elt;
+	void *key;
 };
 
 /**

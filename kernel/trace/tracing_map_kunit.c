@@ -464,6 +464,9 @@ static const struct tmk_sort_data tmk_sort_data[] = {
 
 enum { TMK_S_A, TMK_S_B, TMK_S_S0, TMK_S_S1 };
 
+#define TMK_SORT(idx, desc) \
+	((struct tracing_map_sort_key){ .field_idx = (idx), .descending = (desc) })
+
 static struct tracing_map *tmk_sort_map(struct kunit *test, bool reverse)
 {
 	const int n = ARRAY_SIZE(tmk_sort_data);
@@ -533,21 +536,21 @@ static void tmk_test_sort(struct kunit *test)
 	for (pass = 0; pass < 2; pass++) {
 		map = tmk_sort_map(test, pass);
 
-		sk[0] = (struct tracing_map_sort_key){ TMK_S_S0, false };
+		sk[0] = TMK_SORT(TMK_S_S0, false);
 		tmk_check_sort(test, map, sk, 1, s0_asc);
 		sk[0].descending = true;
 		tmk_check_sort(test, map, sk, 1, s0_desc);
 
-		sk[0] = (struct tracing_map_sort_key){ TMK_S_A, false };
+		sk[0] = TMK_SORT(TMK_S_A, false);
 		tmk_check_sort(test, map, sk, 1, a_asc);
 		sk[0].descending = true;
 		tmk_check_sort(test, map, sk, 1, a_desc);
 
-		sk[0] = (struct tracing_map_sort_key){ TMK_S_B, false };
+		sk[0] = TMK_SORT(TMK_S_B, false);
 		tmk_check_sort(test, map, sk, 1, b_asc);
 
-		sk[0] = (struct tracing_map_sort_key){ TMK_S_S1, true };
-		sk[1] = (struct tracing_map_sort_key){ TMK_S_S0, false };
+		sk[0] = TMK_SORT(TMK_S_S1, true);
+		sk[1] = TMK_SORT(TMK_S_S0, false);
 		tmk_check_sort(test, map, sk, 2, s1_desc_s0_asc);
 	}
 
