@@ -9,7 +9,8 @@
  * text with what is expected.  Each case logs
  * "synth_event_gen_test: ok <case>" or
  * "synth_event_gen_test: FAIL <case>: <why>"; a summary line follows and
- * loading fails with -EINVAL if any case failed.
+ * loading fails with -EINVAL if any case failed.  One event, "sgt_owned",
+ * is deliberately left for the module unload to remove.
  */
 
 #define pr_fmt(fmt) "synth_event_gen_test: " fmt
@@ -417,6 +418,23 @@ static void sgt_cleanup(void)
 	synth_event_delete("sgt_many");
 }
 
+/*
+ * An event this module never deletes: the synthetic event code must
+ * remove it when the module is unloaded (the harness checks that no
+ * synthetic event outlives a test module).
+ */
+static void sgt_test_owned(void)
+{
+	static struct synth_field_desc owned_fields[] = {
+		{ .type = "u64", .name = "v" },
+	};
+	int ret;
+
+	ret = synth_event_create("sgt_owned", owned_fields,
+				 ARRAY_SIZE(owned_fields), THIS_MODULE);
+	sgt_expect_ret("owned_left_to_unload", ret, 0);
+}
+
 static int __init synth_event_gen_test_init(void)
 {
 	sgt_text = kmalloc(SGT_TEXT_MAX, GFP_KERNEL);
@@ -434,6 +452,7 @@ static int __init synth_event_gen_test_init(void)
 	sgt_test_gen();
 	sgt_test_dynamic();
 	sgt_cleanup();
+	sgt_test_owned();
 
 	trace_array_put(sgt_tr);
 	trace_array_destroy(sgt_tr);
