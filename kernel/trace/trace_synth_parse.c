@@ -308,9 +308,16 @@ static int synth_add_field(struct synth_def *def, struct synth_field *field,
 	return 0;
 }
 
-/* Parse the fields of one ';' separated segment; @buf is the copy base. */
-static int synth_parse_segment(char *buf, char *seg, struct synth_def *def,
-			       struct synth_err *err)
+/*
+ * Parse the fields of one ';' separated segment; @buf is the working copy
+ * of the command @orig, error positions are offsets in both.
+ *
+ * A lone word is reported as upstream does: as an incomplete command when
+ * it would be the first field, else as an invalid field at the first
+ * place the word appears in the command.
+ */
+static int synth_parse_segment(const char *orig, char *buf, char *seg,
+			       struct synth_def *def, struct synth_err *err)
 {
 	char *cur = seg, *w0, *w1, *w2, *type;
 	struct synth_field *field;
@@ -319,10 +326,11 @@ static int synth_parse_segment(char *buf, char *seg, struct synth_def *def,
 
 	while ((w0 = synth_next_word(&cur))) {
 		if (def->n_fields >= SYNTH_FIELDS_MAX)
-			return synth_fail(err, SYNTH_ERR_TOO_MANY_FIELDS,
-					  w0 - buf);
+			return synth_fail(err, SYNTH_ERR_TOO_MANY_FIELDS, 0);
 
 		w1 = synth_next_word(&cur);
+		if (!w1 && !def->n_fields)
+			return synth_fail(err, SYNTH_ERR_INVALID_CMD, 0);
 		if (!strcmp(w0, "unsigned")) {
 			w2 = w1 ? synth_next_word(&cur) : NULL;
 			if (!w2)
@@ -335,7 +343,7 @@ static int synth_parse_segment(char *buf, char *seg, struct synth_def *def,
 		} else {
 			if (!w1)
 				return synth_fail(err, SYNTH_ERR_INVALID_FIELD,
-						  w0 - buf);
+						  strstr(orig, w0) - orig);
 			w2 = w1;
 			type = kstrdup(w0, GFP_KERNEL);
 			if (!type)
@@ -354,8 +362,8 @@ static int synth_parse_segment(char *buf, char *seg, struct synth_def *def,
 	return 0;
 }
 
-static int synth_parse_list(char *buf, char *p, struct synth_def *def,
-			    struct synth_err *err)
+static int synth_parse_list(const char *orig, char *buf, char *p,
+			    struct synth_def *def, struct synth_err *err)
 {
 	char *seg, *semi;
 	int ret;
@@ -373,7 +381,7 @@ static int synth_parse_list(char *buf, char *p, struct synth_def *def,
 		} else {
 			p += strlen(p);
 		}
-		ret = synth_parse_segment(buf, seg, def, err);
+		ret = synth_parse_segment(orig, buf, seg, def, err);
 		if (ret)
 			return ret;
 	}
@@ -398,7 +406,7 @@ int synth_parse_fields(const char *cmd, unsigned int start,
 	buf = kstrdup(cmd, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	ret = synth_parse_list(buf, buf + start, def, err);
+	ret = synth_parse_list(cmd, buf, buf + start, def, err);
 	kfree(buf);
 	return ret;
 }
@@ -427,8 +435,9 @@ int synth_parse_def(const char *cmd, unsigned int start, bool need_fields,
 		goto out;
 	}
 
+	/* "s:synthetic/ u64 a": a blank where the name should start. */
 	p = buf + start;
-	name = synth_next_word(&p);
+	name = isspace(*p) ? NULL : synth_next_word(&p);
 	if (!name || strchr(name, ';')) {
 		ret = synth_fail(err, SYNTH_ERR_INVALID_CMD, 0);
 		goto out;
@@ -443,7 +452,7 @@ int synth_parse_def(const char *cmd, unsigned int start, bool need_fields,
 		goto out;
 	}
 
-	ret = synth_parse_list(buf, p, def, err);
+	ret = synth_parse_list(cmd, buf, p, def, err);
 	if (!ret && need_fields && !def->n_fields)
 		ret = synth_fail(err, SYNTH_ERR_INVALID_CMD, 0);
 out:
