@@ -147,10 +147,14 @@ bool synth_fields_equal(const struct synth_field *a,
 	return !strcmp(a->type, b->type) && !strcmp(a->name, b->name);
 }
 
+/* Array suffixes besides "[N]", N > 0, as synth_split_array() reports them. */
+#define SYNTH_ALEN_DYN		(-1)	/* "[]" */
+#define SYNTH_ALEN_ZERO		(-2)	/* "[0]", a dynamic string for char */
+
 /*
  * Split an optional trailing "[...]" off @word.  On success *base_len is
  * the length before '[' (or of the whole word) and *len is 0 for no
- * suffix, -1 for "[]" and N for "[N]".
+ * suffix, SYNTH_ALEN_DYN, SYNTH_ALEN_ZERO, or N for "[N]".
  */
 static bool synth_split_array(const char *word, size_t *base_len, int *len)
 {
@@ -172,16 +176,16 @@ static bool synth_split_array(const char *word, size_t *base_len, int *len)
 
 	ndig = word + wlen - 1 - (open + 1);
 	if (!ndig) {
-		*len = -1;
+		*len = SYNTH_ALEN_DYN;
 		return true;
 	}
 	if (ndig >= sizeof(digits))
 		return false;
 	memcpy(digits, open + 1, ndig);
 	digits[ndig] = '\0';
-	if (kstrtouint(digits, 10, &n) || !n || n > SYNTH_STR_LEN_MAX)
+	if (kstrtouint(digits, 10, &n) || n > SYNTH_STR_LEN_MAX)
 		return false;
-	*len = n;
+	*len = n ? n : SYNTH_ALEN_ZERO;
 	return true;
 }
 
@@ -246,12 +250,16 @@ static int synth_build_field(const char *type, unsigned int tpos,
 			field->type = kasprintf(GFP_KERNEL, "char[%d]", alen);
 			field->ftype = kstrdup(field->type, GFP_KERNEL);
 		} else {
+			/* Upstream takes "char[0]" as a dynamic string too. */
+			const char *t = alen == SYNTH_ALEN_ZERO ? "char[0]" :
+						 "char[]";
+
 			field->kind = SYNTH_FIELD_DYNSTR;
 			field->size = sizeof(u32);
-			field->type = kstrdup("char[]", GFP_KERNEL);
-			field->ftype = kstrdup("__data_loc char[]", GFP_KERNEL);
+			field->type = kstrdup(t, GFP_KERNEL);
+			field->ftype = kasprintf(GFP_KERNEL, "__data_loc %s", t);
 		}
-	} else if (alen < 0 && info->size == sizeof(long) &&
+	} else if (alen == SYNTH_ALEN_DYN && info->size == sizeof(long) &&
 		   strstr(info->name, "long")) {
 		field->kind = SYNTH_FIELD_STACK;
 		field->size = sizeof(u32);
