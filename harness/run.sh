@@ -41,7 +41,7 @@ start=$(date +%s)
 set +e
 # ttyS0: kernel console (for KUnit and kernel reports); ttyS1: test results.
 timeout --foreground -k 10 "$timeout" "${qemu[@]}" -display none -monitor none \
-	-serial "file:$log" -serial stdio </dev/null | tr -d '\r' | tee "$results" |
+	-serial "file:$log" -serial stdio </dev/null | stdbuf -o0 tr -d '\r' | tee "$results" |
 	awk -v mode="$mode" '
 		/^@@SUITE /      { print "[harness] suite: " $2; fflush(); next }
 		/^@@SUITE-END /  { print "[harness] suite done: " $2 " " $3; fflush(); next }
