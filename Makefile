@@ -9,7 +9,7 @@ export BASE DEBUG TESTS EXTRA_TESTS
 
 H := harness
 
-.PHONY: help check run shell build print-base checkpatch clean-cache
+.PHONY: help check run shell build print-base checkpatch diff clean-cache
 
 help:
 	@sed -n '/^## Commands/,/^## /p' README.md | sed '$$d'
@@ -22,6 +22,9 @@ run:
 
 shell:
 	@$(H)/run.sh shell
+
+diff:
+	@$(H)/diff.sh
 
 build:
 	@$(H)/build.sh $(BASE) $(DEBUG)
