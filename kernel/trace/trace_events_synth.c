@@ -64,20 +64,8 @@ static const struct trace_print_flags synth_gfp_names[] = {
 	{ -1UL, NULL }
 };
 
-static int synth_dyn_create(const char *raw_command);
-static int synth_dyn_show(struct seq_file *m, struct dyn_event *ev);
-static bool synth_dyn_is_busy(struct dyn_event *ev);
-static int synth_dyn_free(struct dyn_event *ev);
-static bool synth_dyn_match(const char *system, const char *event,
-			    int argc, const char **argv, struct dyn_event *ev);
-
-static struct dyn_event_operations synth_dyn_ops = {
-	.create	= synth_dyn_create,
-	.show	= synth_dyn_show,
-	.is_busy = synth_dyn_is_busy,
-	.free	= synth_dyn_free,
-	.match	= synth_dyn_match,
-};
+/* Our face in dynamic_events; its callbacks follow the parser below. */
+static struct dyn_event_operations synth_dyn_ops;
 
 static inline struct synth_event *to_synth_event(struct dyn_event *ev)
 {
@@ -793,6 +781,14 @@ static bool synth_dyn_match(const char *system, const char *event,
 		return false;
 	return !argc || synth_fields_match(se, argc, argv);
 }
+
+static struct dyn_event_operations synth_dyn_ops = {
+	.match		= synth_dyn_match,
+	.create		= synth_dyn_create,
+	.free		= synth_dyn_free,
+	.is_busy	= synth_dyn_is_busy,
+	.show		= synth_dyn_show,
+};
 
 /* ------------------------------------------------------------------ */
 /* tracefs "synthetic_events"                                          */
