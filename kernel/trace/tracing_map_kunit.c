@@ -6,7 +6,9 @@
  * element for the same key, no element created by lookup, exact hit
  * counts), a full map (exact drop count, old keys still usable),
  * concurrent inserts of overlapping key sets from one bound kthread per
- * online CPU (every key exactly once, exact sums and hits), clearing,
+ * online CPU (every key exactly once, exact sums and hits), inserts
+ * interrupted by inserts on the same CPU from an irq_work, as an NMI or
+ * hardirq tracepoint would interrupt a tracepoint (same checks), clearing,
  * sorting on sum and key fields in both directions with one and two
  * sort keys and deterministic tie-breaking, the comparison helpers,
  * per-element variables, the ops callbacks, and the argument checks of
@@ -14,15 +16,22 @@
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
+#include <linux/irq_work.h>
 #include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/time64.h>
 
 #include "tracing_map.h"
 
@@ -381,6 +390,292 @@ static void tmk_test_concurrent(struct kunit *test)
 					*(u64 *)entries[i - 1]->key);
 	}
 	tracing_map_destroy_sort_entries(entries, n);
+}
+
+/*
+ * Nested inserts: one kthread bound to one CPU inserts a small key set
+ * while an irq_work on the same CPU inserts the same keys from hardirq
+ * context, the way an NMI or hardirq tracepoint interrupts a tracepoint.
+ * The nesting that matters is the one between an insert taking an
+ * element for a new key and publishing it (the spare and lost-cmpxchg
+ * paths at the top of tracing_map.c), and an irq_work raised from the
+ * thread before its insert would run before the insert starts.  So for
+ * a new key the thread raises it from elt_init(), which runs exactly in
+ * that window, and waits there until the callback has run; for a key
+ * already present it raises it after the insert, so the callback runs
+ * between the insert and the sum update.  The map is cleared every
+ * TMK_NEST_ROUNDS rounds, so new-key races happen in every cycle.
+ */
+#define TMK_NEST_KEYS		64
+#define TMK_NEST_ROUNDS		4
+#define TMK_NEST_CYCLES		8
+/* A self-IPI arrives at once; this only bounds the wait without one. */
+#define TMK_NEST_WAIT_NS	NSEC_PER_MSEC
+
+/* What one clear cycle saw, checked by the test once the thread is done. */
+struct tmk_nest_cycle {
+	unsigned int	thread_adds[TMK_NEST_KEYS];
+	unsigned int	irq_adds[TMK_NEST_KEYS];
+	u64		key[TMK_NEST_KEYS];	/* entries sorted by key */
+	u64		sum[TMK_NEST_KEYS];
+	int		n;			/* tracing_map_sort_entries() */
+	s64		hits, drops;
+};
+
+struct tmk_nest {
+	struct tracing_map	*map;
+	struct irq_work		work;
+	struct completion	done;
+	struct tmk_nest_cycle	*cycles;
+	struct tmk_nest_cycle	*cur;		/* set while no callback can run */
+	unsigned int		cpu;
+
+	/* Shared by the thread and the callback, on the same CPU. */
+	unsigned int		key;		/* key of the thread's insert */
+	u8			in_hook;	/* thread waits in elt_init() */
+	u8			raced;		/* a callback ran meanwhile */
+
+	/* The thread's own. */
+	u8			armed;		/* irq_work not yet raised */
+	struct tracing_map_elt	*prepared;	/* its element for a new key */
+	unsigned int		races;		/* nested between take and publish */
+	unsigned int		race_wins;	/* ...yet its own element returned */
+	unsigned int		thread_fail, thread_bad_key;
+
+	/* The callback's; the thread reads them once it has synced. */
+	atomic_t		ran;
+	unsigned int		irq_fail, irq_bad_key, off_cpu;
+};
+
+/* Another order of the keys, and never the thread's key itself. */
+static unsigned int tmk_nest_other(unsigned int k)
+{
+	return (5 * k + 17) % TMK_NEST_KEYS;
+}
+
+/*
+ * The irq_work callback, in hardirq context on the thread's CPU.  It
+ * inserts another key first, which may take the very slot the thread is
+ * about to publish into (the "another key, keep probing" path), then
+ * the thread's key, which the thread's interrupted insert then loses.
+ */
+static void tmk_nest_irq_work(struct irq_work *work)
+{
+	struct tmk_nest *nest = container_of(work, struct tmk_nest, work);
+	unsigned int k = READ_ONCE(nest->key);
+	unsigned int keys[] = { tmk_nest_other(k), k };
+	struct tracing_map_elt *elt;
+	unsigned int j;
+
+	atomic_inc(&nest->ran);
+	if (smp_processor_id() != nest->cpu)
+		nest->off_cpu++;
+	if (READ_ONCE(nest->in_hook))
+		WRITE_ONCE(nest->raced, 1);
+
+	for (j = 0; j < ARRAY_SIZE(keys); j++) {
+		elt = tmk_insert(nest->map, keys[j]);
+		if (!elt) {
+			nest->irq_fail++;
+			continue;
+		}
+		if (*(u64 *)elt->key != keys[j])
+			nest->irq_bad_key++;
+		tracing_map_update_sum(elt, TMK_SUM_IDX, 1);
+		nest->cur->irq_adds[keys[j]]++;
+	}
+}
+
+/*
+ * elt_init(): the inserter has taken an element for a new key and not
+ * published it yet.  For the thread's insert, raise the irq_work and
+ * wait until its callback has run, so it runs right here.
+ */
+static void tmk_nest_elt_init(struct tracing_map_elt *elt)
+{
+	struct tmk_nest *nest = elt->map->private_data;
+	u64 deadline;
+
+	/* The callback's own inserts land here too: leave them alone. */
+	if (!in_task() || !nest->armed)
+		return;
+	nest->armed = 0;
+	nest->prepared = elt;
+
+	WRITE_ONCE(nest->in_hook, 1);
+	irq_work_queue(&nest->work);
+	deadline = local_clock() + TMK_NEST_WAIT_NS;
+	while (irq_work_is_busy(&nest->work) && local_clock() < deadline)
+		cpu_relax();
+	WRITE_ONCE(nest->in_hook, 0);
+}
+
+static const struct tracing_map_ops tmk_nest_ops = {
+	.elt_init	= tmk_nest_elt_init,
+};
+
+/* One insert of @k by the thread, with the irq_work raised inside it. */
+static void tmk_nest_thread_insert(struct tmk_nest *nest, unsigned int k)
+{
+	struct tracing_map_elt *elt;
+
+	WRITE_ONCE(nest->key, k);
+	WRITE_ONCE(nest->raced, 0);
+	nest->prepared = NULL;
+	nest->armed = 1;
+	elt = tmk_insert(nest->map, k);
+	if (nest->armed) {
+		/* @k was present: let the callback run before the update. */
+		nest->armed = 0;
+		irq_work_queue(&nest->work);
+	}
+
+	/* A callback that published @k first must be the one returned. */
+	if (READ_ONCE(nest->raced)) {
+		nest->races++;
+		if (elt == nest->prepared)
+			nest->race_wins++;
+	}
+	if (!elt) {
+		nest->thread_fail++;
+		return;
+	}
+	if (*(u64 *)elt->key != k)
+		nest->thread_bad_key++;
+	tracing_map_update_sum(elt, TMK_SUM_IDX, 1);
+	nest->cur->thread_adds[k]++;
+}
+
+/* Record what the map holds; inserts are paused. */
+static void tmk_nest_snapshot(struct tmk_nest *nest, struct tmk_nest_cycle *cy)
+{
+	struct tracing_map_sort_key sk = { .field_idx = TMK_KEY_IDX };
+	struct tracing_map_sort_entry **entries;
+	int i;
+
+	cy->hits = atomic64_read(&nest->map->hits);
+	cy->drops = atomic64_read(&nest->map->drops);
+	cy->n = tracing_map_sort_entries(nest->map, &sk, 1, &entries);
+	if (cy->n < 0)
+		return;
+	for (i = 0; i < min_t(int, cy->n, TMK_NEST_KEYS); i++) {
+		cy->key[i] = *(u64 *)entries[i]->key;
+		cy->sum[i] = tracing_map_read_sum(entries[i]->elt, TMK_SUM_IDX);
+	}
+	tracing_map_destroy_sort_entries(entries, cy->n);
+}
+
+/*
+ * Preemption stays enabled: the thread is bound, so its inserts, the
+ * spare they use and the irq_work they raise all belong to nest->cpu,
+ * and no other task touches the map.  irq_work_sync() may sleep.
+ */
+static int tmk_nest_fn(void *data)
+{
+	struct tmk_nest *nest = data;
+	unsigned int c, r, i, k, mult;
+
+	BUILD_BUG_ON_NOT_POWER_OF_2(TMK_NEST_KEYS);
+	for (c = 0; c < TMK_NEST_CYCLES; c++) {
+		nest->cur = &nest->cycles[c];
+		for (r = 0; r < TMK_NEST_ROUNDS; r++) {
+			/* Odd multiplier: a permutation, new in every round. */
+			mult = 2 * (c + r) + 1;
+			for (i = 0; i < TMK_NEST_KEYS; i++) {
+				k = (i * mult + 3 * c + r) % TMK_NEST_KEYS;
+				tmk_nest_thread_insert(nest, k);
+			}
+			cond_resched();
+		}
+
+		/* Clear needs inserts paused: no callback pending or running. */
+		irq_work_sync(&nest->work);
+		tmk_nest_snapshot(nest, nest->cur);
+		tracing_map_clear(nest->map);
+	}
+	complete(&nest->done);
+	return 0;
+}
+
+static void tmk_test_nested_irq_work(struct kunit *test)
+{
+	const struct tmk_nest_cycle *cy;
+	struct task_struct *task;
+	struct tmk_nest *nest;
+	unsigned int bits, c, k;
+	s64 total;
+
+	if (!IS_ENABLED(CONFIG_IRQ_WORK)) {
+		KUNIT_FAIL(test, "CONFIG_IRQ_WORK is off: inserts cannot be nested");
+		return;
+	}
+
+	nest = kunit_kzalloc(test, sizeof(*nest), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, nest);
+	nest->cycles = kunit_kcalloc(test, TMK_NEST_CYCLES, sizeof(*nest->cycles),
+				     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, nest->cycles);
+
+	/*
+	 * Never full: an insert takes an element only when it finds its key
+	 * absent, and returns with the key present.  Two inserts can find
+	 * the same key absent only if they overlap, which on one CPU means
+	 * one interrupts the other; callbacks run with interrupts off and
+	 * never interrupt each other.  So a key costs at most two elements
+	 * per cycle, the thread's and one callback's, even if every element
+	 * of an interrupted insert were wasted instead of parked as the
+	 * spare; clear returns them all.
+	 */
+	bits = clamp_t(unsigned int, order_base_2(2 * TMK_NEST_KEYS),
+		       TRACING_MAP_BITS_MIN, TRACING_MAP_BITS_MAX);
+	nest->map = tmk_u64_map(test, bits, &tmk_nest_ops, nest);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(nest->map), 0);
+	KUNIT_ASSERT_GE(test, nest->map->max_elts, 2 * TMK_NEST_KEYS);
+
+	/* HARD: hardirq context on PREEMPT_RT too, not the irq_work thread. */
+	nest->work = IRQ_WORK_INIT_HARD(tmk_nest_irq_work);
+	init_completion(&nest->done);
+	atomic_set(&nest->ran, 0);
+	nest->cpu = cpumask_first(cpu_online_mask);
+
+	task = kthread_create(tmk_nest_fn, nest, "tmk/nest");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
+	kthread_bind(task, nest->cpu);
+	wake_up_process(task);
+	wait_for_completion(&nest->done);
+
+	kunit_info(test, "%d irq_work callbacks, %u inside an insert's new-key window\n",
+		   atomic_read(&nest->ran), nest->races);
+	KUNIT_EXPECT_GT_MSG(test, atomic_read(&nest->ran), 0,
+			    "no irq_work callback ran: nothing was nested");
+	KUNIT_EXPECT_GT_MSG(test, nest->races, 0,
+			    "no callback ran between an insert taking an element and publishing it");
+	KUNIT_EXPECT_EQ(test, nest->race_wins, 0);
+	KUNIT_EXPECT_EQ(test, nest->off_cpu, 0);
+	KUNIT_EXPECT_EQ(test, nest->thread_fail, 0);
+	KUNIT_EXPECT_EQ(test, nest->irq_fail, 0);
+	KUNIT_EXPECT_EQ(test, nest->thread_bad_key, 0);
+	KUNIT_EXPECT_EQ(test, nest->irq_bad_key, 0);
+
+	/* Per cycle, sorted by key, entry k must hold key k with its sum. */
+	for (c = 0; c < TMK_NEST_CYCLES; c++) {
+		cy = &nest->cycles[c];
+		KUNIT_EXPECT_EQ_MSG(test, cy->n, TMK_NEST_KEYS, "cycle %u", c);
+		total = 0;
+		for (k = 0; k < TMK_NEST_KEYS; k++) {
+			KUNIT_EXPECT_EQ_MSG(test, cy->thread_adds[k], TMK_NEST_ROUNDS,
+					    "cycle %u key %u", c, k);
+			total += cy->thread_adds[k] + cy->irq_adds[k];
+			if ((int)k >= cy->n)
+				continue;
+			KUNIT_EXPECT_EQ_MSG(test, cy->key[k], k, "cycle %u", c);
+			KUNIT_EXPECT_EQ_MSG(test, cy->sum[k],
+					    cy->thread_adds[k] + cy->irq_adds[k],
+					    "cycle %u key %u", c, k);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, cy->hits, total, "cycle %u", c);
+		KUNIT_EXPECT_EQ_MSG(test, cy->drops, 0, "cycle %u", c);
+	}
 }
 
 static void tmk_test_clear(struct kunit *test)
@@ -774,6 +1069,7 @@ static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tmk_test_compound_key),
 	KUNIT_CASE(tmk_test_full_map),
 	KUNIT_CASE(tmk_test_concurrent),
+	KUNIT_CASE(tmk_test_nested_irq_work),
 	KUNIT_CASE(tmk_test_clear),
 	KUNIT_CASE(tmk_test_sort),
 	KUNIT_CASE(tmk_test_sort_memcmp_tie),
