@@ -470,12 +470,9 @@ static bool synth_name_taken(const char *name)
 
 static void synth_event_destroy(struct synth_event *se)
 {
-	unsigned int i;
-
 	if (!se)
 		return;
-	for (i = 0; i < se->n_fields; i++)
-		synth_field_free(se->fields[i]);
+	synth_fields_free(se->fields, se->n_fields);
 	kfree(se->fields);
 	kfree(se->fields_array);
 	kfree(se->call.print_fmt);

@@ -176,6 +176,7 @@ int synth_parse_fields(const char *cmd, unsigned int start,
 		       struct synth_def *def, struct synth_err *err);
 void synth_def_free(struct synth_def *def);
 void synth_field_free(struct synth_field *field);
+void synth_fields_free(struct synth_field **fields, unsigned int n);
 void synth_log_err(const char *cmd, const struct synth_err *err);
 bool synth_fields_equal(const struct synth_field *a,
 			const struct synth_field *b);

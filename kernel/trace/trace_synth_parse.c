@@ -119,17 +119,25 @@ void synth_field_free(struct synth_field *field)
 }
 
 /**
+ * synth_fields_free - free the first @n fields of @fields
+ * @fields: array of fields owned by a definition or an event
+ * @n: how many of them are set
+ */
+void synth_fields_free(struct synth_field **fields, unsigned int n)
+{
+	while (n--)
+		synth_field_free(fields[n]);
+}
+
+/**
  * synth_def_free - free a parsed definition and the fields it still owns
  * @def: the definition, may be NULL
  */
 void synth_def_free(struct synth_def *def)
 {
-	unsigned int i;
-
 	if (!def)
 		return;
-	for (i = 0; i < def->n_fields; i++)
-		synth_field_free(def->fields[i]);
+	synth_fields_free(def->fields, def->n_fields);
 	kfree(def->name);
 	kfree(def);
 }
