@@ -51,6 +51,15 @@ cp -rL "$src/tools/testing/selftests/ftrace" "$root/ftrace"
 		cp "$REPO_DIR/$f" "$root/ftrace/${f#tools/testing/selftests/ftrace/}"
 	done
 
+# Upstream tests of features the project has not written yet: not run on
+# our kernel, reported as skipped with the reason (harness/config/pending.txt).
+pending=$root/harness/pending
+: >"$pending"
+if [ "$variant" = ours ]; then
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/config/pending.txt" >"$pending"
+fi
+is_pending() { awk -v t="$1" '$1 == t { found = 1 } END { exit !found }' "$pending"; }
+
 select_tc() {	# files or dirs (relative to /ftrace) -> filtered list
 	local p
 	for p in "$@"; do
@@ -59,7 +68,8 @@ select_tc() {	# files or dirs (relative to /ftrace) -> filtered list
 		elif [ -f "$root/ftrace/$p" ]; then
 			echo "$p"
 		fi
-	done | { if [ -n "${TESTS:-}" ]; then grep -E -- "$TESTS" || true; else cat; fi; }
+	done | { if [ -n "${TESTS:-}" ]; then grep -E -- "$TESTS" || true; else cat; fi; } |
+	while read -r t; do is_pending "$t" || echo "$t"; done
 }
 ours_tc=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- 'tools/testing/selftests/ftrace/test.d/*.tc' |
 	sed 's|^tools/testing/selftests/ftrace/||')
