@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interface of the hist trigger code.
+ *
+ * A hist trigger goes through four stages, one file each:
+ *
+ *   trace_hist_parse.c   trigger text -> struct hist_spec (pure, no event
+ *                        knowledge; KUnit-tested)
+ *   trace_hist_fields.c  hist_spec items -> struct hist_field trees bound
+ *                        to one event (field lookup, modifiers, types,
+ *                        arithmetic)
+ *   trace_hist_run.c     the event hot path: build the key, find the map
+ *                        element, add the values
+ *   trace_hist_output.c  the "hist" and "hist_debug" files and the
+ *                        canonical form of a trigger
+ *
+ * trace_events_hist.c ties them together: the "hist", "enable_hist" and
+ * "disable_hist" commands, trigger lifetime, named histograms and
+ * error_log reporting.
+ */
+#ifndef _KERNEL_TRACE_TRACE_HIST_H
+#define _KERNEL_TRACE_TRACE_HIST_H
+
+#include <linux/types.h>
+#include "trace.h"
+#include "tracing_map.h"
+
+/*
+ * Limits.  Everything that bounds a histogram is here; the map limits come
+ * from tracing_map.h.
+ */
+#define HIST_KEYS_MAX		TRACING_MAP_KEYS_MAX	/* parts of a compound key */
+#define HIST_VALS_MAX		TRACING_MAP_VALS_MAX	/* values, hitcount included */
+#define HIST_VARS_MAX		TRACING_MAP_VARS_MAX	/* variables per trigger */
+#define HIST_SORT_KEYS_MAX	TRACING_MAP_SORT_KEYS_MAX
+#define HIST_ACTIONS_MAX	8	/* handler.action() clauses kept per trigger */
+#define HIST_FIELDS_MAX		(HIST_KEYS_MAX + HIST_VALS_MAX + HIST_VARS_MAX)
+#define HIST_EXPR_DEPTH_MAX	3	/* nesting of operators in one value */
+#define HIST_STR_MAX		MAX_FILTER_STR_VAL	/* bytes of a string key */
+#define HIST_KEY_SIZE_MAX	(HIST_KEYS_MAX * HIST_STR_MAX)
+#define HIST_KEY_NEST_MAX	4	/* task, softirq, hardirq, NMI */
+#define HIST_GRAPH_WIDTH	20	/* characters of a .graph bar */
+
+/* ---- trace_hist_parse.c: the trigger text ---- */
+
+/**
+ * enum hist_err - what went wrong; each has the message upstream logs
+ */
+enum hist_err {
+	HIST_ERR_NONE,
+	HIST_ERR_EMPTY_ASSIGNMENT,
+	HIST_ERR_FIELD_NOT_FOUND,
+	HIST_ERR_BAD_FIELD_MODIFIER,
+	HIST_ERR_INVALID_SORT_FIELD,
+	HIST_ERR_BAD_SORT_MODIFIER,
+	HIST_ERR_EMPTY_SORT_FIELD,
+	HIST_ERR_TOO_MANY_SORT_FIELDS,
+	HIST_ERR_DIVISION_BY_ZERO,
+	HIST_ERR_STRING_OPERAND,
+	HIST_ERR_TOO_MANY_SUBEXPR,
+	HIST_ERR_UNARY_MINUS_SUBEXPR,
+	HIST_ERR_EXPECT_NUMBER,
+	HIST_ERR_VAR_NOT_FOUND,
+	HIST_ERR_VAR_REDEFINED,
+	HIST_ERR_NEXIST_TRIGGER,
+	HIST_ERR_NEED_NOHC_VAL,
+	HIST_ERR_NAMED_MISMATCH,
+	HIST_ERR_TRIGGER_EEXIST,
+	HIST_ERR_ONX_NOT_VAR,
+	HIST_ERR_TOO_MANY_VARS,
+	HIST_ERR_ACTION_UNSUPPORTED,
+	HIST_ERR_MAX
+};
+
+extern const char *const hist_err_text[HIST_ERR_MAX];
+
+/**
+ * struct hist_spec_item - one piece of the trigger text
+ * @str: the text, NUL-terminated, inside &hist_spec.buf
+ * @name: for a variable assignment, the variable name; else NULL
+ */
+struct hist_spec_item {
+	char *str;
+	char *name;
+};
+
+/**
+ * struct hist_spec_sort - one sort= criterion
+ * @name: the field name as written, without modifier
+ * @descending: ".descending" was given
+ */
+struct hist_spec_sort {
+	char *name;
+	bool descending;
+};
+
+/**
+ * struct hist_spec - a parsed hist trigger, before it meets an event
+ * @buf: private copy of the text, cut into items; the strings below
+ *	point into it
+ * @sec_buf: second copy, cut into whole sections only (error texts)
+ * @keys: the key expressions in order
+ * @vals: the value expressions in order, as written (hitcount may or may
+ *	not be among them)
+ * @vars: variable assignments name=expr, in order
+ * @sort: sort criteria; @n_sort == 0 means "not given"
+ * @actions: handler.action() clauses, kept as text
+ * @name: name= of a shared histogram, or NULL
+ * @name_str: the whole "name=..." section, for error carets
+ * @clock: clock= or NULL
+ * @map_bits: log2 of size=, 0 if not given
+ * @pause: "pause" was given
+ * @cont: "cont" or "continue" was given
+ * @clear: "clear" was given
+ * @nohitcount: "nohitcount" or "NOHC" was given
+ * @err: on failure, what went wrong
+ * @err_str: on failure, the text the error points at (NULL: start)
+ */
+struct hist_spec {
+	char			*buf;
+	char			*sec_buf;
+	struct hist_spec_item	keys[HIST_KEYS_MAX];
+	unsigned int		n_keys;
+	struct hist_spec_item	vals[HIST_VALS_MAX];
+	unsigned int		n_vals;
+	struct hist_spec_item	vars[HIST_VARS_MAX];
+	unsigned int		n_vars;
+	struct hist_spec_sort	sort[HIST_SORT_KEYS_MAX];
+	unsigned int		n_sort;
+	struct hist_spec_item	actions[HIST_ACTIONS_MAX];
+	unsigned int		n_actions;
+	char			*name;
+	const char		*name_str;
+	char			*clock;
+	unsigned int		map_bits;
+	bool			pause;
+	bool			cont;
+	bool			clear;
+	bool			nohitcount;
+	enum hist_err		err;
+	const char		*err_str;
+};
+
+int hist_spec_parse(const char *text, struct hist_spec *spec);
+void hist_spec_free(struct hist_spec *spec);
+
+/* ---- trace_hist_fields.c: fields bound to an event ---- */
+
+/*
+ * Field flags.  Names and meanings follow upstream's HIST_FIELD_FL_* so
+ * that hist_debug reads the same.
+ */
+#define HIST_FIELD_FL_HITCOUNT		BIT(0)
+#define HIST_FIELD_FL_KEY		BIT(1)
+#define HIST_FIELD_FL_STRING		BIT(2)
+#define HIST_FIELD_FL_HEX		BIT(3)
+#define HIST_FIELD_FL_SYM		BIT(4)
+#define HIST_FIELD_FL_SYM_OFFSET	BIT(5)
+#define HIST_FIELD_FL_EXECNAME		BIT(6)
+#define HIST_FIELD_FL_SYSCALL		BIT(7)
+#define HIST_FIELD_FL_STACKTRACE	BIT(8)
+#define HIST_FIELD_FL_LOG2		BIT(9)
+#define HIST_FIELD_FL_TIMESTAMP		BIT(10)
+#define HIST_FIELD_FL_TIMESTAMP_USECS	BIT(11)
+#define HIST_FIELD_FL_VAR		BIT(12)
+#define HIST_FIELD_FL_EXPR		BIT(13)
+#define HIST_FIELD_FL_VAR_REF		BIT(14)
+#define HIST_FIELD_FL_CPU		BIT(15)
+#define HIST_FIELD_FL_ALIAS		BIT(16)
+#define HIST_FIELD_FL_BUCKET		BIT(17)
+#define HIST_FIELD_FL_CONST		BIT(18)
+#define HIST_FIELD_FL_PERCENT		BIT(19)
+#define HIST_FIELD_FL_GRAPH		BIT(20)
+
+/* Modifiers that only change how a value is printed. */
+#define HIST_FIELD_FL_DISPLAY	(HIST_FIELD_FL_HEX | HIST_FIELD_FL_SYM | \
+				 HIST_FIELD_FL_SYM_OFFSET | \
+				 HIST_FIELD_FL_EXECNAME | \
+				 HIST_FIELD_FL_SYSCALL | \
+				 HIST_FIELD_FL_PERCENT | HIST_FIELD_FL_GRAPH)
+
+/**
+ * enum hist_kind - how the hot path computes a field; one switch case each
+ */
+enum hist_kind {
+	HIST_KIND_HITCOUNT,
+	HIST_KIND_CONST,
+	HIST_KIND_S8,
+	HIST_KIND_U8,
+	HIST_KIND_S16,
+	HIST_KIND_U16,
+	HIST_KIND_S32,
+	HIST_KIND_U32,
+	HIST_KIND_U64,
+	HIST_KIND_STR_FIXED,	/* char[N] inside the record */
+	HIST_KIND_STR_DYN,	/* __data_loc char[] */
+	HIST_KIND_STR_RELDYN,	/* __rel_loc char[] */
+	HIST_KIND_STR_PTR,	/* char * to a kernel string */
+	HIST_KIND_STACK_FIELD,	/* __data_loc unsigned long[] */
+	HIST_KIND_TIMESTAMP,
+	HIST_KIND_CPU,
+	HIST_KIND_STACKTRACE,	/* stack of the current context */
+	HIST_KIND_PLUS,
+	HIST_KIND_MINUS,
+	HIST_KIND_MULT,
+	HIST_KIND_DIV,
+	HIST_KIND_NEG,
+};
+
+/**
+ * struct hist_field - one key, value, variable or operand
+ * @kind: what the hot path does
+ * @flags: HIST_FIELD_FL_* (role and modifiers)
+ * @event_field: the event field read, if any
+ * @offset: byte offset of that field in the record
+ * @size: size of the computed value in bytes (of the key part for keys)
+ * @is_signed: the value is signed (sign-extended to 64 bits)
+ * @type: C type name, as shown by hist_debug
+ * @name: the event field's name, if any
+ * @text: canonical trigger syntax of the whole tree (roots only)
+ * @var_name: for a variable, its name
+ * @var_idx: for a variable, its tracing_map variable index
+ * @buckets: bucket width for .buckets=N
+ * @constant: value of a numeric literal
+ * @div_shift: for a division by a power of two literal, the shift
+ * @operands: operands of an operator (one for negation)
+ * @map_idx: the tracing_map field index of a key or value
+ * @key_offset: byte offset of a key part in the compound key
+ * @key_size: bytes the key part takes (zero-padded, 8-byte multiple)
+ */
+struct hist_field {
+	enum hist_kind			kind;
+	unsigned long			flags;
+	struct ftrace_event_field	*event_field;
+	unsigned int			offset;
+	unsigned int			size;
+	bool				is_signed;
+	const char			*type;
+	char				*name;
+	char				*text;
+	char				*var_name;
+	int				var_idx;
+	u64				buckets;
+	u64				constant;
+	int				div_shift;
+	struct hist_field		*operands[2];
+	unsigned int			map_idx;
+	unsigned int			key_offset;
+	unsigned int			key_size;
+};
+
+/**
+ * struct hist_field_err - why field construction failed
+ * @n: number of error_log entries to make (0: fail silently)
+ * @err: what went wrong, in logging order
+ * @str: the text each error points at; NULL for the start of the command
+ */
+struct hist_field_err {
+	unsigned int	n;
+	enum hist_err	err[2];
+	const char	*str[2];
+};
+
+struct hist_field *hist_field_create(struct trace_event_call *call,
+				     char *text, bool is_key,
+				     struct hist_field_err *err);
+struct hist_field *hist_field_hitcount(void);
+void hist_field_destroy(struct hist_field *field);
+bool hist_field_same(const struct hist_field *a, const struct hist_field *b);
+bool hist_field_is_string(const struct hist_field *field);
+const char *hist_field_plain_name(const struct hist_field *field);
+void hist_field_print(struct seq_file *m, const struct hist_field *field);
+
+/* ---- trace_events_hist.c: one histogram ---- */
+
+/**
+ * struct hist_data - a histogram bound to an event file
+ * @fields: values (hitcount first), then variables, then keys
+ * @n_vals: values, hitcount included
+ * @n_vars: variables
+ * @n_keys: keys
+ * @n_fields: all of the above
+ * @key_size: bytes of the compound key
+ * @sort_keys: resolved sort criteria (tracing_map field indexes)
+ * @sort_fields: the field each criterion sorts on
+ * @n_sort_keys: number of @sort_keys
+ * @show_hitcount: hitcount is printed (not "nohitcount")
+ * @uses_timestamps: some field reads common_timestamp
+ * @clock: the clock to switch the buffer to, if timestamps are used
+ * @map: the aggregation map
+ * @event_file: the event this histogram is attached to
+ * @spec: the parsed trigger (kept for action text and re-printing)
+ * @refs: triggers using this histogram (several for name=)
+ */
+struct hist_data {
+	struct hist_field		*fields[HIST_FIELDS_MAX];
+	unsigned int			n_vals;
+	unsigned int			n_vars;
+	unsigned int			n_keys;
+	unsigned int			n_fields;
+	unsigned int			key_size;
+	struct tracing_map_sort_key	sort_keys[HIST_SORT_KEYS_MAX];
+	struct hist_field		*sort_fields[HIST_SORT_KEYS_MAX];
+	unsigned int			n_sort_keys;
+	bool				show_hitcount;
+	bool				uses_timestamps;
+	char				*clock;
+	struct tracing_map		*map;
+	struct trace_event_file		*event_file;
+	struct hist_spec		spec;
+	unsigned int			refs;
+};
+
+/* Index of the first key in &hist_data.fields. */
+static inline unsigned int hist_first_key(const struct hist_data *hd)
+{
+	return hd->n_vals + hd->n_vars;
+}
+
+/* ---- trace_hist_run.c: the hot path ---- */
+
+u64 hist_field_value(struct hist_field *field, struct trace_buffer *buffer,
+		     void *rec, struct ring_buffer_event *rbe);
+void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
+		      void *rec, struct ring_buffer_event *rbe);
+
+/* ---- trace_hist_output.c ---- */
+
+int hist_trigger_print(struct seq_file *m, struct event_trigger_data *data);
+void hist_data_show(struct seq_file *m, struct event_trigger_data *data,
+		    unsigned int n);
+void hist_data_show_debug(struct seq_file *m,
+			  struct event_trigger_data *data, unsigned int n);
+
+#endif /* _KERNEL_TRACE_TRACE_HIST_H */

@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hist fields: a key or value expression bound to one event.
+ *
+ * An expression is a tree of struct hist_field.  Leaves read an event
+ * field, a special field (hitcount, common_timestamp, common_cpu,
+ * common_stacktrace) or hold a numeric literal; inner nodes are the
+ * arithmetic operators.  The tree is built here once, at trigger creation,
+ * with every type decision taken; the hot path (trace_hist_run.c) only
+ * switches on &hist_field.kind.
+ *
+ * Operators are split where upstream splits them: the last '-' or '+'
+ * first, then the last '/' or '*', so that operators of one precedence
+ * level apply left to right.  A '-' at the very start is a unary minus,
+ * which needs parentheses: "-(expr)".  At most HIST_EXPR_DEPTH_MAX
+ * operators are parsed; the one beyond is reported with its text.
+ * Operators whose operands are all literals are folded into a literal.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/seq_buf.h>
+#include <linux/seq_file.h>
+
+#include "trace_hist.h"
+
+struct field_ctx {
+	struct trace_event_call		*call;
+	bool				is_key;
+	unsigned int			n_ops;
+	struct hist_field_err		*err;
+};
+
+static int set_text(struct hist_field *f);
+
+static struct hist_field *fail(struct field_ctx *ctx, enum hist_err err,
+			       const char *str)
+{
+	struct hist_field_err *e = ctx->err;
+
+	if (e->n < ARRAY_SIZE(e->err)) {
+		e->err[e->n] = err;
+		e->str[e->n] = str;
+		e->n++;
+	}
+	return ERR_PTR(-EINVAL);
+}
+
+static struct hist_field *new_field(enum hist_kind kind, unsigned long flags)
+{
+	struct hist_field *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	f->kind = kind;
+	f->flags = flags;
+	f->var_idx = -1;
+	return f;
+}
+
+/**
+ * hist_field_destroy - free a field tree
+ * @field: the root; NULL and error pointers are ignored
+ */
+void hist_field_destroy(struct hist_field *field)
+{
+	if (IS_ERR_OR_NULL(field))
+		return;
+	hist_field_destroy(field->operands[0]);
+	hist_field_destroy(field->operands[1]);
+	kfree(field->name);
+	kfree(field->text);
+	kfree(field->var_name);
+	kfree(field);
+}
+
+/**
+ * hist_field_hitcount - the implicit hitcount value every histogram has
+ *
+ * Return: the field or an error pointer.
+ */
+struct hist_field *hist_field_hitcount(void)
+{
+	struct hist_field *f = new_field(HIST_KIND_HITCOUNT,
+					 HIST_FIELD_FL_HITCOUNT);
+
+	if (IS_ERR(f))
+		return f;
+	f->size = sizeof(u64);
+	f->type = "u64";
+	if (set_text(f)) {
+		hist_field_destroy(f);
+		return ERR_PTR(-ENOMEM);
+	}
+	return f;
+}
+
+/**
+ * hist_field_is_string - whether a field yields a string
+ * @field: the field
+ */
+bool hist_field_is_string(const struct hist_field *field)
+{
+	return field->flags & HIST_FIELD_FL_STRING;
+}
+
+static enum hist_kind numeric_kind(int size, bool is_signed)
+{
+	switch (size) {
+	case 1:
+		return is_signed ? HIST_KIND_S8 : HIST_KIND_U8;
+	case 2:
+		return is_signed ? HIST_KIND_S16 : HIST_KIND_U16;
+	case 4:
+		return is_signed ? HIST_KIND_S32 : HIST_KIND_U32;
+	case 8:
+		return HIST_KIND_U64;
+	}
+	return HIST_KIND_CONST;	/* not a number we can read */
+}
+
+/* An event field, by filter type. */
+static struct hist_field *event_field(struct field_ctx *ctx,
+				      struct ftrace_event_field *ef,
+				      const char *name)
+{
+	struct hist_field *f;
+	enum hist_kind kind;
+	unsigned long flags = 0;
+	unsigned int size = ef->size;
+
+	switch (ef->filter_type) {
+	case FILTER_STATIC_STRING:
+		kind = HIST_KIND_STR_FIXED;
+		flags = HIST_FIELD_FL_STRING;
+		break;
+	case FILTER_DYN_STRING:
+		kind = HIST_KIND_STR_DYN;
+		flags = HIST_FIELD_FL_STRING;
+		size = HIST_STR_MAX;
+		break;
+	case FILTER_RDYN_STRING:
+		kind = HIST_KIND_STR_RELDYN;
+		flags = HIST_FIELD_FL_STRING;
+		size = HIST_STR_MAX;
+		break;
+	case FILTER_PTR_STRING:
+		kind = HIST_KIND_STR_PTR;
+		flags = HIST_FIELD_FL_STRING;
+		size = HIST_STR_MAX;
+		break;
+	case FILTER_STACKTRACE:
+		kind = HIST_KIND_STACK_FIELD;
+		flags = HIST_FIELD_FL_STACKTRACE;
+		size = HIST_STACKTRACE_SIZE;
+		break;
+	default:
+		kind = numeric_kind(ef->size, ef->is_signed);
+		if (kind == HIST_KIND_CONST)
+			return fail(ctx, HIST_ERR_FIELD_NOT_FOUND, name);
+		break;
+	}
+
+	f = new_field(kind, flags);
+	if (IS_ERR(f))
+		return f;
+	f->event_field = ef;
+	f->offset = ef->offset;
+	f->size = size;
+	f->is_signed = ef->is_signed;
+	f->type = ef->type;
+	f->name = kstrdup(ef->name, GFP_KERNEL);
+	if (!f->name) {
+		hist_field_destroy(f);
+		return ERR_PTR(-ENOMEM);
+	}
+	return f;
+}
+
+static struct hist_field *special_field(const char *name)
+{
+	struct hist_field *f;
+
+	if (!strcmp(name, "hitcount"))
+		return hist_field_hitcount();
+
+	if (!strcmp(name, "common_timestamp")) {
+		f = new_field(HIST_KIND_TIMESTAMP, HIST_FIELD_FL_TIMESTAMP);
+		if (!IS_ERR(f)) {
+			f->size = sizeof(u64);
+			f->type = "u64";
+		}
+		return f;
+	}
+	if (!strcmp(name, "common_cpu") || !strcmp(name, "cpu") ||
+	    !strcmp(name, "CPU")) {
+		f = new_field(HIST_KIND_CPU, HIST_FIELD_FL_CPU);
+		if (!IS_ERR(f)) {
+			f->size = sizeof(int);
+			f->type = "unsigned int";
+		}
+		return f;
+	}
+	if (!strcmp(name, "common_stacktrace") || !strcmp(name, "stacktrace")) {
+		f = new_field(HIST_KIND_STACKTRACE, HIST_FIELD_FL_STACKTRACE);
+		if (!IS_ERR(f)) {
+			f->size = HIST_STACKTRACE_SIZE;
+			f->type = "unsigned long[]";
+		}
+		return f;
+	}
+	return NULL;
+}
+
+static int parse_modifier(struct field_ctx *ctx, char *mod,
+			  unsigned long *flags, u64 *buckets)
+{
+	if (!strcmp(mod, "hex")) {
+		*flags |= HIST_FIELD_FL_HEX;
+	} else if (!strcmp(mod, "sym")) {
+		*flags |= HIST_FIELD_FL_SYM;
+	} else if (!strcmp(mod, "sym-offset")) {
+		*flags |= HIST_FIELD_FL_SYM_OFFSET;
+	} else if (!strcmp(mod, "execname")) {
+		if (!ctx->is_key)
+			goto bad;
+		*flags |= HIST_FIELD_FL_EXECNAME;
+	} else if (!strcmp(mod, "syscall")) {
+		*flags |= HIST_FIELD_FL_SYSCALL;
+	} else if (!strcmp(mod, "log2")) {
+		*flags |= HIST_FIELD_FL_LOG2;
+	} else if (!strcmp(mod, "usecs")) {
+		*flags |= HIST_FIELD_FL_TIMESTAMP_USECS;
+	} else if (!strcmp(mod, "stacktrace")) {
+		*flags |= HIST_FIELD_FL_STACKTRACE;
+	} else if (!strcmp(mod, "percent")) {
+		if (ctx->is_key)
+			goto bad;
+		*flags |= HIST_FIELD_FL_PERCENT;
+	} else if (!strcmp(mod, "graph")) {
+		if (ctx->is_key)
+			goto bad;
+		*flags |= HIST_FIELD_FL_GRAPH;
+	} else if (str_has_prefix(mod, "buckets")) {
+		char *num = mod + strlen("buckets");
+
+		if (*num != '=') {
+			fail(ctx, HIST_ERR_BAD_FIELD_MODIFIER, NULL);
+			return -EINVAL;
+		}
+		num++;
+		if (kstrtoull(num, 0, buckets) || !*buckets) {
+			fail(ctx, HIST_ERR_BAD_FIELD_MODIFIER, num);
+			return -EINVAL;
+		}
+		*flags |= HIST_FIELD_FL_BUCKET;
+	} else {
+		goto bad;
+	}
+	return 0;
+bad:
+	fail(ctx, HIST_ERR_BAD_FIELD_MODIFIER, mod);
+	return -EINVAL;
+}
+
+/* What a value (the root of its expression) may not carry. */
+#define KEY_ONLY_FLAGS	(HIST_FIELD_FL_SYM | HIST_FIELD_FL_SYM_OFFSET | \
+			 HIST_FIELD_FL_EXECNAME | HIST_FIELD_FL_SYSCALL | \
+			 HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_BUCKET | \
+			 HIST_FIELD_FL_STACKTRACE)
+
+static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
+{
+	char *parts[4] = { NULL };
+	unsigned long mods = 0;
+	struct ftrace_event_field *ef;
+	struct hist_field *f;
+	u64 buckets = 0;
+	char *name, *mod, *s = str;
+	int n = 0;
+
+	if (str[0] == '$') {
+		fail(ctx, HIST_ERR_VAR_NOT_FOUND, str + 1);
+		return fail(ctx, HIST_ERR_FIELD_NOT_FOUND, str);
+	}
+
+	if (isdigit(str[0])) {
+		u64 val;
+
+		if (kstrtoull(str, 0, &val))
+			return fail(ctx, HIST_ERR_EXPECT_NUMBER, str);
+		f = new_field(HIST_KIND_CONST, HIST_FIELD_FL_CONST);
+		if (IS_ERR(f))
+			return f;
+		f->constant = val;
+		f->size = sizeof(u64);
+		f->type = "u64";
+		return f;
+	}
+
+	/* name[.modifier] or system.event.name[.modifier] */
+	while (n < ARRAY_SIZE(parts) && (parts[n] = strsep(&s, ".")))
+		n++;
+	if (s)
+		return fail(ctx, HIST_ERR_FIELD_NOT_FOUND, s);
+	if (n >= 3) {
+		/* system.event.field: the field of this event is meant */
+		name = parts[2];
+		mod = parts[3];
+	} else {
+		name = parts[0];
+		mod = parts[1];
+	}
+
+	if (mod && parse_modifier(ctx, mod, &mods, &buckets))
+		return ERR_PTR(-EINVAL);
+
+	/* An event's own "cpu" field wins over the common_cpu alias. */
+	ef = trace_find_event_field(ctx->call, name);
+	if (ef && (strcmp(name, "hitcount") && strcmp(name, "common_timestamp") &&
+		   strcmp(name, "common_cpu") && strcmp(name, "common_stacktrace"))) {
+		if (!ef->size && !is_string_field(ef))
+			return fail(ctx, HIST_ERR_FIELD_NOT_FOUND, name);
+		f = event_field(ctx, ef, name);
+	} else {
+		f = special_field(name);
+		if (!f)
+			return fail(ctx, HIST_ERR_FIELD_NOT_FOUND, name);
+	}
+	if (IS_ERR(f))
+		return f;
+
+	/* Where each modifier may go. */
+	if ((mods & HIST_FIELD_FL_EXECNAME) &&
+	    strcmp(name, "common_pid")) {
+		hist_field_destroy(f);
+		return fail(ctx, HIST_ERR_BAD_FIELD_MODIFIER, mod);
+	}
+	/* .stacktrace only makes sense on a stack (values: see below). */
+	if (ctx->is_key && (mods & HIST_FIELD_FL_STACKTRACE) &&
+	    !(f->flags & HIST_FIELD_FL_STACKTRACE)) {
+		hist_field_destroy(f);
+		return fail(ctx, HIST_ERR_BAD_FIELD_MODIFIER, mod);
+	}
+	f->flags |= mods;
+	f->buckets = buckets;
+	return f;
+}
+
+static const char *kind_op(enum hist_kind kind)
+{
+	switch (kind) {
+	case HIST_KIND_PLUS:
+		return "+";
+	case HIST_KIND_MINUS:
+		return "-";
+	case HIST_KIND_MULT:
+		return "*";
+	case HIST_KIND_DIV:
+		return "/";
+	default:
+		return "";
+	}
+}
+
+static u64 fold(enum hist_kind kind, u64 a, u64 b)
+{
+	switch (kind) {
+	case HIST_KIND_PLUS:
+		return a + b;
+	case HIST_KIND_MINUS:
+		return a - b;
+	case HIST_KIND_MULT:
+		return a * b;
+	case HIST_KIND_DIV:
+		return b ? div64_u64(a, b) : (u64)-1;
+	case HIST_KIND_NEG:
+		return -a;
+	default:
+		return 0;
+	}
+}
+
+/* The last '-' of @str that is an operator (not in ".sym-offset"). */
+static char *last_minus(char *str)
+{
+	char *p = str + strlen(str);
+
+	while (--p >= str) {
+		if (*p != '-')
+			continue;
+		if (p - str >= 4 && !strncmp(p - 4, ".sym-offset", 11))
+			continue;
+		return p;
+	}
+	return NULL;
+}
+
+/* Find the operator to split @str at; NULL if there is none. */
+static char *find_operator(char *str, enum hist_kind *kind)
+{
+	char *minus = last_minus(str);
+	char *plus = strrchr(str, '+');
+	char *div, *mult;
+
+	if (minus == str) {
+		*kind = HIST_KIND_NEG;
+		return str;
+	}
+	if (minus || plus) {
+		*kind = plus > minus ? HIST_KIND_PLUS : HIST_KIND_MINUS;
+		return plus > minus ? plus : minus;
+	}
+	div = strrchr(str, '/');
+	mult = strrchr(str, '*');
+	if (div || mult) {
+		*kind = div > mult ? HIST_KIND_DIV : HIST_KIND_MULT;
+		return div > mult ? div : mult;
+	}
+	return NULL;
+}
+
+static struct hist_field *parse_expr(struct field_ctx *ctx, char *str);
+
+static struct hist_field *make_op(struct field_ctx *ctx, enum hist_kind kind,
+				  struct hist_field *a, struct hist_field *b)
+{
+	struct hist_field *f;
+
+	if (a->kind == HIST_KIND_CONST && (!b || b->kind == HIST_KIND_CONST)) {
+		a->constant = fold(kind, a->constant, b ? b->constant : 0);
+		hist_field_destroy(b);
+		return a;
+	}
+	f = new_field(kind, HIST_FIELD_FL_EXPR);
+	if (IS_ERR(f)) {
+		hist_field_destroy(a);
+		hist_field_destroy(b);
+		return f;
+	}
+	f->operands[0] = a;
+	f->operands[1] = b;
+	f->size = a->size;
+	f->is_signed = a->is_signed;
+	f->type = a->type;
+	if (a->kind == HIST_KIND_CONST && b) {
+		f->size = b->size;
+		f->is_signed = b->is_signed;
+		f->type = b->type;
+	}
+	if (a->flags & HIST_FIELD_FL_TIMESTAMP)
+		f->flags |= a->flags & (HIST_FIELD_FL_TIMESTAMP |
+					HIST_FIELD_FL_TIMESTAMP_USECS);
+	if (kind == HIST_KIND_DIV && b->kind == HIST_KIND_CONST &&
+	    is_power_of_2(b->constant))
+		f->div_shift = ilog2(b->constant);
+	else
+		f->div_shift = -1;
+	return f;
+}
+
+/* -(expr): the parentheses are required and must close the text. */
+static struct hist_field *parse_unary(struct field_ctx *ctx, char *str)
+{
+	struct hist_field *operand;
+	char *inner = str + 1, *close;
+
+	if (*inner != '(')
+		return ERR_PTR(-EINVAL);
+	inner++;
+	close = strrchr(inner, ')');
+	if (!close)
+		return ERR_PTR(-EINVAL);
+	if (close[1])
+		return fail(ctx, HIST_ERR_UNARY_MINUS_SUBEXPR, inner);
+	*close = '\0';
+	if (*inner == '-')
+		return ERR_PTR(-EINVAL);
+	operand = parse_expr(ctx, inner);
+	if (IS_ERR(operand))
+		return operand;
+	if (hist_field_is_string(operand)) {
+		hist_field_destroy(operand);
+		return fail(ctx, HIST_ERR_STRING_OPERAND, inner);
+	}
+	return make_op(ctx, HIST_KIND_NEG, operand, NULL);
+}
+
+static struct hist_field *parse_expr(struct field_ctx *ctx, char *str)
+{
+	struct hist_field *a, *b;
+	enum hist_kind kind;
+	char *op, *rhs;
+
+	op = find_operator(str, &kind);
+	if (!op)
+		return parse_atom(ctx, str);
+
+	if (++ctx->n_ops > HIST_EXPR_DEPTH_MAX)
+		return fail(ctx, HIST_ERR_TOO_MANY_SUBEXPR, str);
+
+	if (kind == HIST_KIND_NEG)
+		return parse_unary(ctx, str);
+
+	*op = '\0';
+	rhs = op + 1;
+	if (!*str || !*rhs)
+		return ERR_PTR(-EINVAL);
+
+	a = parse_expr(ctx, str);
+	if (IS_ERR(a))
+		return a;
+	if (hist_field_is_string(a)) {
+		hist_field_destroy(a);
+		return fail(ctx, HIST_ERR_STRING_OPERAND, str);
+	}
+	b = parse_expr(ctx, rhs);
+	if (IS_ERR(b)) {
+		hist_field_destroy(a);
+		return b;
+	}
+	if (hist_field_is_string(b)) {
+		hist_field_destroy(a);
+		hist_field_destroy(b);
+		return fail(ctx, HIST_ERR_STRING_OPERAND, rhs);
+	}
+	if (kind == HIST_KIND_DIV && b->kind == HIST_KIND_CONST &&
+	    !b->constant) {
+		hist_field_destroy(a);
+		hist_field_destroy(b);
+		ctx->err->n = 0;
+		fail(ctx, HIST_ERR_DIVISION_BY_ZERO, rhs);
+		return ERR_PTR(-EDOM);
+	}
+	return make_op(ctx, kind, a, b);
+}
+
+/**
+ * hist_field_create - bind one key or value expression to an event
+ * @call: the event
+ * @text: the expression; cut up in place, and error texts point into it
+ * @is_key: a key (else a value or variable)
+ * @err: on failure, what to log
+ *
+ * Return: the field tree, or an error pointer (-EINVAL, -EDOM, -ENOMEM).
+ */
+struct hist_field *hist_field_create(struct trace_event_call *call,
+				     char *text, bool is_key,
+				     struct hist_field_err *err)
+{
+	struct field_ctx ctx = {
+		.call = call,
+		.is_key = is_key,
+		.err = err,
+	};
+	struct hist_field *f;
+	char *name = text;
+
+	err->n = 0;
+	f = parse_expr(&ctx, text);
+	if (IS_ERR(f))
+		return f;
+
+	/*
+	 * A value shows a number: only display modifiers that keep it one
+	 * are allowed on it (operands of an expression may carry any).
+	 */
+	if (!is_key && !(f->flags & HIST_FIELD_FL_EXPR) &&
+	    (f->flags & KEY_ONLY_FLAGS)) {
+		/* upstream points at the start for .sym-offset */
+		if (f->flags & HIST_FIELD_FL_SYM_OFFSET)
+			name = NULL;
+		hist_field_destroy(f);
+		return fail(&ctx, HIST_ERR_BAD_FIELD_MODIFIER, name);
+	}
+
+	if (set_text(f)) {
+		hist_field_destroy(f);
+		return ERR_PTR(-ENOMEM);
+	}
+	return f;
+}
+
+static void format_modifiers(struct seq_buf *s, const struct hist_field *f)
+{
+	static const struct {
+		unsigned long flag;
+		const char *name;
+	} mods[] = {
+		{ HIST_FIELD_FL_HEX,		".hex" },
+		{ HIST_FIELD_FL_SYM,		".sym" },
+		{ HIST_FIELD_FL_SYM_OFFSET,	".sym-offset" },
+		{ HIST_FIELD_FL_EXECNAME,	".execname" },
+		{ HIST_FIELD_FL_SYSCALL,	".syscall" },
+		{ HIST_FIELD_FL_LOG2,		".log2" },
+		{ HIST_FIELD_FL_TIMESTAMP_USECS, ".usecs" },
+		{ HIST_FIELD_FL_PERCENT,	".percent" },
+		{ HIST_FIELD_FL_GRAPH,		".graph" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mods); i++)
+		if (f->flags & mods[i].flag)
+			seq_buf_puts(s, mods[i].name);
+	if (f->flags & HIST_FIELD_FL_BUCKET)
+		seq_buf_printf(s, ".buckets=%llu", f->buckets);
+	if ((f->flags & HIST_FIELD_FL_STACKTRACE) &&
+	    f->kind == HIST_KIND_STACK_FIELD)
+		seq_buf_puts(s, ".stacktrace");
+}
+
+static bool is_operator(const struct hist_field *f)
+{
+	return f->kind >= HIST_KIND_PLUS && f->kind <= HIST_KIND_NEG;
+}
+
+/**
+ * hist_field_plain_name - the name a field is shown under
+ * @field: the field
+ *
+ * Return: the event field name or the special field's canonical name
+ * (no modifier); for an expression, its canonical text.
+ */
+const char *hist_field_plain_name(const struct hist_field *field)
+{
+	switch (field->kind) {
+	case HIST_KIND_HITCOUNT:
+		return "hitcount";
+	case HIST_KIND_TIMESTAMP:
+		return "common_timestamp";
+	case HIST_KIND_CPU:
+		return "common_cpu";
+	case HIST_KIND_STACKTRACE:
+		return "common_stacktrace";
+	default:
+		if (is_operator(field) && field->text)
+			return field->text;
+		return field->name ? field->name : "";
+	}
+}
+
+/* The canonical trigger syntax of a field tree. */
+static void format_field(struct seq_buf *s, const struct hist_field *f)
+{
+	switch (f->kind) {
+	case HIST_KIND_CONST:
+		seq_buf_printf(s, "%llu", f->constant);
+		return;
+	case HIST_KIND_NEG:
+		seq_buf_puts(s, "-(");
+		format_field(s, f->operands[0]);
+		seq_buf_putc(s, ')');
+		return;
+	case HIST_KIND_PLUS:
+	case HIST_KIND_MINUS:
+	case HIST_KIND_MULT:
+	case HIST_KIND_DIV:
+		format_field(s, f->operands[0]);
+		seq_buf_puts(s, kind_op(f->kind));
+		format_field(s, f->operands[1]);
+		return;
+	default:
+		seq_buf_puts(s, hist_field_plain_name(f));
+		format_modifiers(s, f);
+	}
+}
+
+static int set_text(struct hist_field *f)
+{
+	struct seq_buf s;
+	char *buf = kmalloc(HIST_STR_MAX, GFP_KERNEL);
+
+	if (!buf)
+		return -ENOMEM;
+	seq_buf_init(&s, buf, HIST_STR_MAX);
+	format_field(&s, f);
+	seq_buf_str(&s);
+	f->text = buf;
+	return 0;
+}
+
+/**
+ * hist_field_print - print a field in canonical trigger syntax
+ * @m: where to
+ * @field: the field, as returned by hist_field_create()
+ */
+void hist_field_print(struct seq_file *m, const struct hist_field *field)
+{
+	seq_puts(m, field->text ? field->text : hist_field_plain_name(field));
+}
+
+/**
+ * hist_field_same - whether two field trees are the same definition
+ * @a: one
+ * @b: the other
+ */
+bool hist_field_same(const struct hist_field *a, const struct hist_field *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->flags != b->flags ||
+	    a->event_field != b->event_field || a->buckets != b->buckets ||
+	    a->constant != b->constant)
+		return false;
+	if ((a->var_name || b->var_name) &&
+	    (!a->var_name || !b->var_name || strcmp(a->var_name, b->var_name)))
+		return false;
+	return hist_field_same(a->operands[0], b->operands[0]) &&
+	       hist_field_same(a->operands[1], b->operands[1]);
+}

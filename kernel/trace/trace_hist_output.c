@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a histogram looks like from user space: the canonical trigger
+ * text (trigger file, "# trigger info:"), the "hist" file and the
+ * "hist_debug" file.  The formats are upstream's, byte for byte; see
+ * Documentation/trace/histogram.rst.
+ */
+#include <linux/kernel.h>
+#include <linux/kallsyms.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "trace_hist.h"
+
+static void print_sort_key(struct seq_file *m, struct hist_data *hd,
+			   unsigned int i)
+{
+	struct hist_field *f = hd->sort_fields[i];
+
+	if (f->kind == HIST_KIND_HITCOUNT && f == hd->fields[0])
+		seq_puts(m, "hitcount");
+	else
+		hist_field_print(m, f);
+	if (hd->sort_keys[i].descending)
+		seq_puts(m, ".descending");
+}
+
+/**
+ * hist_trigger_print - print a hist trigger in canonical form
+ * @m: where to
+ * @data: the trigger
+ *
+ * Return: 0.
+ */
+int hist_trigger_print(struct seq_file *m, struct event_trigger_data *data)
+{
+	struct hist_data *hd = data->private_data;
+	bool first = true;
+	unsigned int i;
+
+	seq_puts(m, "hist:");
+	if (data->name)
+		seq_printf(m, "name=%s:", data->name);
+
+	seq_puts(m, "keys=");
+	for (i = hist_first_key(hd); i < hd->n_fields; i++) {
+		if (i > hd->n_vals + hd->n_vars)
+			seq_putc(m, ',');
+		hist_field_print(m, hd->fields[i]);
+	}
+
+	seq_puts(m, ":vals=");
+	for (i = 0; i < hd->n_vals; i++) {
+		if (i == 0 && !hd->show_hitcount)
+			continue;
+		if (!first)
+			seq_putc(m, ',');
+		first = false;
+		hist_field_print(m, hd->fields[i]);
+	}
+
+	for (i = hd->n_vals; i < hd->n_vals + hd->n_vars; i++) {
+		struct hist_field *f = hd->fields[i];
+
+		seq_putc(m, i == hd->n_vals ? ':' : ',');
+		seq_printf(m, "%s=", f->var_name);
+		hist_field_print(m, f);
+	}
+
+	seq_puts(m, ":sort=");
+	for (i = 0; i < hd->n_sort_keys; i++) {
+		if (i)
+			seq_putc(m, ',');
+		print_sort_key(m, hd, i);
+	}
+	seq_printf(m, ":size=%u", 1U << hd->map->map_bits);
+	if (hd->uses_timestamps)
+		seq_printf(m, ":clock=%s", hd->clock);
+	if (!hd->show_hitcount)
+		seq_puts(m, ":nohitcount");
+	for (i = 0; i < hd->spec.n_actions; i++)
+		seq_printf(m, ":%s", hd->spec.actions[i].str);
+
+	if (data->filter_str)
+		seq_printf(m, " if %s", data->filter_str);
+	seq_puts(m, data->paused ? " [paused]\n" : " [active]\n");
+	return 0;
+}
+
+/* ---- the hist file ---- */
+
+static void print_stacktrace(struct seq_file *m, unsigned long *entries)
+{
+	unsigned int i;
+
+	for (i = 0; i < HIST_STACKTRACE_DEPTH && entries[i]; i++)
+		seq_printf(m, "%*c%pS\n", 9, ' ', (void *)entries[i]);
+}
+
+static const char *execname(struct tracing_map_elt *elt)
+{
+	return elt->private_data ? elt->private_data : "";
+}
+
+static void print_key(struct seq_file *m, struct hist_data *hd,
+		      struct tracing_map_elt *elt)
+{
+	bool multiline = false;
+	unsigned int i;
+
+	seq_puts(m, "{ ");
+	for (i = hist_first_key(hd); i < hd->n_fields; i++) {
+		struct hist_field *f = hd->fields[i];
+		const char *name = hist_field_plain_name(f);
+		void *p = elt->key + f->key_offset;
+		u64 v = *(u64 *)p;
+
+		if (i > hd->n_vals + hd->n_vars)
+			seq_puts(m, ", ");
+
+		if (f->flags & HIST_FIELD_FL_HEX) {
+			seq_printf(m, "%s: %llx", name, v);
+		} else if (f->flags & HIST_FIELD_FL_SYM) {
+			seq_printf(m, "%s: [%llx] %-45ps", name, v,
+				   (void *)(unsigned long)v);
+		} else if (f->flags & HIST_FIELD_FL_SYM_OFFSET) {
+			seq_printf(m, "%s: [%llx] %-55pS", name, v,
+				   (void *)(unsigned long)v);
+		} else if (f->flags & HIST_FIELD_FL_EXECNAME) {
+			seq_printf(m, "%s: %-16s[%10llu]", name,
+				   execname(elt), v);
+		} else if (f->flags & HIST_FIELD_FL_SYSCALL) {
+			const char *sc = get_syscall_name(v);
+
+			seq_printf(m, "%s: %-30s[%3llu]", name,
+				   sc ? sc : "unknown_syscall", v);
+		} else if (f->flags & HIST_FIELD_FL_STACKTRACE) {
+			seq_printf(m, "%s:\n", name);
+			print_stacktrace(m, p);
+			multiline = true;
+		} else if (f->flags & HIST_FIELD_FL_LOG2) {
+			seq_printf(m, "%s: ~ 2^%-2llu", name, v);
+		} else if (f->flags & HIST_FIELD_FL_BUCKET) {
+			seq_printf(m, "%s: ~ %llu-%llu", name, v,
+				   v + f->buckets - 1);
+		} else if (hist_field_is_string(f)) {
+			seq_printf(m, "%s: %-50.*s", name, f->size,
+				   (char *)p);
+		} else {
+			seq_printf(m, "%s: %10llu", name, v);
+		}
+	}
+	seq_puts(m, multiline ? "}" : " }");
+}
+
+/* Per-value column statistics, for .percent and .graph. */
+struct hist_column {
+	u64 total;
+	u64 max;
+};
+
+static void print_bar(struct seq_file *m, u64 val, u64 max)
+{
+	char bar[HIST_GRAPH_WIDTH + 1];
+	unsigned int n = 0;
+
+	if (max)
+		n = div64_u64(val * HIST_GRAPH_WIDTH, max);
+	if (!n && val)
+		n = 1;
+	memset(bar, '#', n);
+	bar[n] = '\0';
+	seq_printf(m, "%-*s", HIST_GRAPH_WIDTH, bar);
+}
+
+static void print_vals(struct seq_file *m, struct hist_data *hd,
+		       struct tracing_map_elt *elt, struct hist_column *cols)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_vals; i++) {
+		struct hist_field *f = hd->fields[i];
+		u64 v = tracing_map_read_sum(elt, f->map_idx);
+		const char *name = hist_field_plain_name(f);
+
+		if (i == 0) {
+			if (hd->show_hitcount)
+				seq_printf(m, " hitcount: %10llu", v);
+			continue;
+		}
+		if (f->flags & HIST_FIELD_FL_EXPR)
+			continue;
+		if (f->flags & HIST_FIELD_FL_PERCENT) {
+			u64 total = cols[i].total;
+			unsigned int pc = 0;
+
+			if (total)
+				pc = div64_u64(v * 10000, total);
+			seq_printf(m, "  %s: %6u.%02u%%", name, pc / 100,
+				   pc % 100);
+		} else if (f->flags & HIST_FIELD_FL_GRAPH) {
+			seq_printf(m, "  %s: ", name);
+			print_bar(m, v, cols[i].max);
+		} else if (f->flags & HIST_FIELD_FL_HEX) {
+			seq_printf(m, "  %s: %10llx", name, v);
+		} else {
+			seq_printf(m, "  %s: %10llu", name, v);
+		}
+	}
+	seq_putc(m, '\n');
+}
+
+static int show_entries(struct seq_file *m, struct hist_data *hd)
+{
+	struct tracing_map_sort_entry **entries;
+	struct hist_column cols[HIST_VALS_MAX] = {};
+	unsigned int i, j;
+	int n;
+
+	n = tracing_map_sort_entries(hd->map, hd->sort_keys, hd->n_sort_keys,
+				     &entries);
+	if (n < 0)
+		return n;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < hd->n_vals; j++) {
+			u64 v = tracing_map_read_sum(entries[i]->elt,
+						     hd->fields[j]->map_idx);
+
+			cols[j].total += v;
+			cols[j].max = max(cols[j].max, v);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		print_key(m, hd, entries[i]->elt);
+		print_vals(m, hd, entries[i]->elt, cols);
+	}
+	tracing_map_destroy_sort_entries(entries, n);
+	return n;
+}
+
+/**
+ * hist_data_show - print one histogram as the "hist" file does
+ * @m: where to
+ * @data: the trigger
+ * @n: how many histograms of this event were printed before
+ */
+void hist_data_show(struct seq_file *m, struct event_trigger_data *data,
+		    unsigned int n)
+{
+	struct hist_data *hd = data->private_data;
+	int entries;
+
+	if (n)
+		seq_puts(m, "\n\n");
+	seq_puts(m, "# event histogram\n#\n# trigger info: ");
+	hist_trigger_print(m, data);
+	seq_puts(m, "#\n\n");
+
+	entries = show_entries(m, hd);
+	if (entries < 0)
+		entries = 0;
+
+	seq_printf(m, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
+		   (u64)atomic64_read(&hd->map->hits), entries,
+		   (u64)atomic64_read(&hd->map->drops));
+}
+
+/* ---- the hist_debug file ---- */
+
+static void debug_field(struct seq_file *m, struct hist_data *hd,
+			unsigned int i)
+{
+	struct hist_field *f = hd->fields[i];
+
+	seq_printf(m, "\n    hist_data->fields[%u]:\n      flags:\n", i);
+	if (f->flags & HIST_FIELD_FL_KEY)
+		seq_puts(m, "        HIST_FIELD_FL_KEY\n");
+	else if (f->flags & HIST_FIELD_FL_VAR)
+		seq_puts(m, "        HIST_FIELD_FL_VAR\n");
+	else if (f->flags & HIST_FIELD_FL_HITCOUNT)
+		seq_puts(m, "        VAL: HIST_FIELD_FL_HITCOUNT\n");
+	else
+		seq_puts(m, "        VAL: normal u64 value\n");
+	if (f->kind == HIST_KIND_CONST)
+		seq_puts(m, "        HIST_FIELD_FL_CONST\n");
+	if (f->flags & HIST_FIELD_FL_VAR) {
+		seq_printf(m, "      var.name: %s\n", f->var_name);
+		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
+			   f->var_idx);
+	}
+	if (f->kind == HIST_KIND_CONST)
+		seq_printf(m, "      constant: %llu\n", f->constant);
+	if (f->event_field)
+		seq_printf(m, "      ftrace_event_field name: %s\n",
+			   f->event_field->name);
+	seq_printf(m, "      type: %s\n", f->type ? f->type : "");
+	seq_printf(m, "      size: %u\n", f->size);
+	seq_printf(m, "      is_signed: %d\n", f->is_signed);
+}
+
+/**
+ * hist_data_show_debug - print one histogram's internals ("hist_debug")
+ * @m: where to
+ * @data: the trigger
+ * @n: how many histograms of this event were printed before
+ */
+void hist_data_show_debug(struct seq_file *m, struct event_trigger_data *data,
+			  unsigned int n)
+{
+	struct hist_data *hd = data->private_data;
+	unsigned int i;
+
+	if (n)
+		seq_puts(m, "\n\n");
+	seq_puts(m, "# event histogram\n#\n# trigger info: ");
+	hist_trigger_print(m, data);
+	seq_puts(m, "#\n\n");
+
+	seq_printf(m, "hist_data: %p\n\n", hd);
+	seq_printf(m, "  n_vals: %u\n", hd->n_vals + hd->n_vars);
+	seq_printf(m, "  n_keys: %u\n", hd->n_keys);
+	seq_printf(m, "  n_fields: %u\n", hd->n_fields);
+
+	seq_puts(m, "\n  val fields:\n");
+	for (i = 0; i < hd->n_vals + hd->n_vars; i++)
+		debug_field(m, hd, i);
+
+	seq_puts(m, "\n  key fields:\n");
+	for (i = hist_first_key(hd); i < hd->n_fields; i++)
+		debug_field(m, hd, i);
+}
+

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hist trigger text -> struct hist_spec.
+ *
+ * The text after "hist:" (filter already split off) is a list of
+ * colon-separated sections:
+ *
+ *	keys=|key=	comma-separated key expressions
+ *	vals=|values=|val=	comma-separated value expressions
+ *	sort=		up to two "name[.ascending|.descending]"
+ *	size=		number of entries, rounded up to a power of two
+ *	name=		shared histogram name
+ *	clock=		trace clock for common_timestamp
+ *	pause, cont, continue, clear, nohitcount, NOHC
+ *	onX(...)...	handler.action() clauses, kept as text
+ *	var=expr[,var=expr...]	variable definitions
+ *
+ * A later section of the same kind replaces an earlier one.  This file
+ * knows nothing about events: whether a name is a field is decided when
+ * the expressions are bound (trace_hist_fields.c).
+ *
+ * On an error the spec records what went wrong and the text it concerns.
+ * The caret in error_log is the first occurrence of that text in the
+ * command, as upstream computes it, so the text is kept NUL-terminated
+ * exactly as upstream sees it: a single item for item errors, the whole
+ * section for section errors (@sec_buf keeps the sections intact).
+ */
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_hist.h"
+
+const char *const hist_err_text[HIST_ERR_MAX] = {
+	[HIST_ERR_NONE]			= "",
+	[HIST_ERR_EMPTY_ASSIGNMENT]	= "Empty assignment",
+	[HIST_ERR_FIELD_NOT_FOUND]	= "Couldn't find field",
+	[HIST_ERR_BAD_FIELD_MODIFIER]	= "Invalid field modifier",
+	[HIST_ERR_INVALID_SORT_FIELD]	= "Sort field must be a key or a val",
+	[HIST_ERR_BAD_SORT_MODIFIER]	= "Invalid sort modifier",
+	[HIST_ERR_EMPTY_SORT_FIELD]	= "Empty sort field",
+	[HIST_ERR_TOO_MANY_SORT_FIELDS]	= "Too many sort fields (Max = 2)",
+	[HIST_ERR_DIVISION_BY_ZERO]	= "Division by zero",
+	[HIST_ERR_STRING_OPERAND]	= "String type can not be an operand in expression",
+	[HIST_ERR_TOO_MANY_SUBEXPR]	= "Too many subexpressions (3 max)",
+	[HIST_ERR_UNARY_MINUS_SUBEXPR]	= "Unary minus not supported in sub-expressions",
+	[HIST_ERR_EXPECT_NUMBER]	= "Expecting numeric literal",
+	[HIST_ERR_VAR_NOT_FOUND]	= "Couldn't find variable",
+	[HIST_ERR_VAR_REDEFINED]	= "Variable already defined",
+	[HIST_ERR_NEXIST_TRIGGER]	= "Can't clear or continue a nonexistent hist trigger",
+	[HIST_ERR_NEED_NOHC_VAL]	= "Non-hitcount value is required for 'nohitcount'",
+	[HIST_ERR_NAMED_MISMATCH]	=
+		"Named hist trigger doesn't match existing named trigger (includes variables)",
+	[HIST_ERR_TRIGGER_EEXIST]	= "Hist trigger already exists",
+	[HIST_ERR_ONX_NOT_VAR]		= "For onmax(x) or onchange(x), x must be a variable",
+	[HIST_ERR_TOO_MANY_VARS]	= "Too many variables defined",
+};
+
+static int spec_fail(struct hist_spec *spec, enum hist_err err,
+		     const char *str)
+{
+	spec->err = err;
+	spec->err_str = str;
+	return -EINVAL;
+}
+
+/* The same section, intact, in @sec_buf. */
+static const char *whole(struct hist_spec *spec, const char *sec)
+{
+	return spec->sec_buf + (sec - spec->buf);
+}
+
+/*
+ * Split @s at @sep in place; return the item count or -E2BIG when there
+ * are more than @max items.
+ */
+static int split_list(char *s, char sep, struct hist_spec_item *items,
+		      unsigned int max)
+{
+	unsigned int n = 0;
+	char *item;
+
+	while ((item = strsep(&s, (char []){ sep, '\0' })) != NULL) {
+		if (n == max)
+			return -E2BIG;
+		items[n].str = item;
+		items[n].name = NULL;
+		n++;
+	}
+	return n;
+}
+
+static int parse_sort(struct hist_spec *spec, char *sec, char *list)
+{
+	struct hist_spec_item items[HIST_SORT_KEYS_MAX];
+	int n, i;
+
+	n = split_list(list, ',', items, HIST_SORT_KEYS_MAX);
+	if (n == -E2BIG)
+		return spec_fail(spec, HIST_ERR_TOO_MANY_SORT_FIELDS,
+				 whole(spec, sec));
+	for (i = 0; i < n; i++) {
+		char *name = items[i].str;
+		char *mod;
+
+		if (!*name)
+			return spec_fail(spec, HIST_ERR_EMPTY_SORT_FIELD,
+					 whole(spec, sec));
+		mod = strchr(name, '.');
+		spec->sort[i].descending = false;
+		if (mod) {
+			*mod++ = '\0';
+			if (!strcmp(mod, "descending"))
+				spec->sort[i].descending = true;
+			else if (strcmp(mod, "ascending"))
+				return spec_fail(spec,
+						 HIST_ERR_BAD_SORT_MODIFIER,
+						 mod);
+		}
+		spec->sort[i].name = name;
+	}
+	spec->n_sort = n;
+	return 0;
+}
+
+static int parse_size(struct hist_spec *spec, const char *val)
+{
+	unsigned int size, bits;
+
+	if (kstrtouint(val, 0, &size) || !size || size > (1U << 31))
+		return -EINVAL;
+	bits = ilog2(roundup_pow_of_two(size));
+	if (bits < TRACING_MAP_BITS_MIN || bits > TRACING_MAP_BITS_MAX)
+		return -EINVAL;
+	spec->map_bits = bits;
+	return 0;
+}
+
+/* "a=expr,b=expr": every item is a definition. */
+static int parse_vars(struct hist_spec *spec, char *list)
+{
+	char *item;
+
+	while ((item = strsep(&list, ",")) != NULL) {
+		char *eq = strchr(item, '=');
+		unsigned int i;
+
+		if (!eq || eq == item)
+			return -EINVAL;
+		*eq = '\0';
+		if (!eq[1])
+			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
+					 whole(spec, item));
+		for (i = 0; i < spec->n_vars; i++)
+			if (!strcmp(spec->vars[i].name, item))
+				return spec_fail(spec, HIST_ERR_VAR_REDEFINED,
+						 item);
+		if (spec->n_vars == HIST_VARS_MAX)
+			return spec_fail(spec, HIST_ERR_TOO_MANY_VARS, item);
+		spec->vars[spec->n_vars].name = item;
+		spec->vars[spec->n_vars].str = eq + 1;
+		spec->n_vars++;
+	}
+	return 0;
+}
+
+/* onmax(x)/onchange(x) need a variable; the rest is kept as text. */
+static int parse_action(struct hist_spec *spec, char *sec)
+{
+	char *arg, *end;
+
+	if (spec->n_actions == HIST_ACTIONS_MAX)
+		return -EINVAL;
+	if (str_has_prefix(sec, "onmax(") || str_has_prefix(sec, "onchange(")) {
+		arg = strchr(sec, '(') + 1;
+		end = strchr(arg, ')');
+		if (!end)
+			return -EINVAL;
+		if (*arg != '$') {
+			/* NUL-terminate the argument in the split copy. */
+			*end = '\0';
+			spec_fail(spec, HIST_ERR_ONX_NOT_VAR, arg);
+			return -EINVAL;
+		}
+	}
+	spec->actions[spec->n_actions].str = sec;
+	spec->actions[spec->n_actions].name = NULL;
+	spec->n_actions++;
+	return 0;
+}
+
+static int parse_flag(struct hist_spec *spec, const char *sec)
+{
+	if (!strcmp(sec, "pause"))
+		spec->pause = true;
+	else if (!strcmp(sec, "cont") || !strcmp(sec, "continue"))
+		spec->cont = true;
+	else if (!strcmp(sec, "clear"))
+		spec->clear = true;
+	else if (!strcmp(sec, "nohitcount") || !strcmp(sec, "NOHC"))
+		spec->nohitcount = true;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_section(struct hist_spec *spec, char *sec)
+{
+	char *eq, *val;
+	int n;
+
+	if (str_has_prefix(sec, "on") && strchr(sec, '('))
+		return parse_action(spec, sec);
+
+	eq = strchr(sec, '=');
+	if (!eq)
+		return parse_flag(spec, sec);
+
+	val = eq + 1;
+	if (!strncmp(sec, "keys=", 5) || !strncmp(sec, "key=", 4)) {
+		if (!*val)
+			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
+					 whole(spec, sec));
+		n = split_list(val, ',', spec->keys, HIST_KEYS_MAX);
+		if (n < 0)
+			return -EINVAL;
+		spec->n_keys = n;
+	} else if (!strncmp(sec, "vals=", 5) || !strncmp(sec, "values=", 7) ||
+		   !strncmp(sec, "val=", 4)) {
+		if (!*val)
+			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
+					 whole(spec, sec));
+		n = split_list(val, ',', spec->vals, HIST_VALS_MAX);
+		if (n < 0)
+			return -EINVAL;
+		spec->n_vals = n;
+	} else if (!strncmp(sec, "sort=", 5)) {
+		if (!*val)
+			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
+					 whole(spec, sec));
+		return parse_sort(spec, sec, val);
+	} else if (!strncmp(sec, "size=", 5)) {
+		if (!*val)
+			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
+					 whole(spec, sec));
+		return parse_size(spec, val);
+	} else if (!strncmp(sec, "name=", 5)) {
+		if (!*val)
+			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
+					 whole(spec, sec));
+		spec->name = val;
+		spec->name_str = whole(spec, sec);
+	} else if (!strncmp(sec, "clock=", 6)) {
+		if (!*val)
+			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
+					 whole(spec, sec));
+		spec->clock = val;
+	} else {
+		return parse_vars(spec, sec);
+	}
+	return 0;
+}
+
+/*
+ * Cut the text into sections at ':' outside parentheses, in both copies.
+ * Returns the start of the next section or NULL.
+ */
+static char *next_section(struct hist_spec *spec, char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		if (*s == '(') {
+			depth++;
+		} else if (*s == ')' && depth) {
+			depth--;
+		} else if (*s == ':' && !depth) {
+			*s = '\0';
+			spec->sec_buf[s - spec->buf] = '\0';
+			return s + 1;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * hist_spec_parse - parse the text of a hist trigger
+ * @text: what follows "hist:", without the " if ..." filter
+ * @spec: filled in; release with hist_spec_free() whatever the result
+ *
+ * Return: 0, -ENOMEM, or -EINVAL with @spec->err and @spec->err_str set
+ * when there is something to report (HIST_ERR_NONE otherwise).
+ */
+int hist_spec_parse(const char *text, struct hist_spec *spec)
+{
+	char *sec, *next;
+	int ret;
+
+	memset(spec, 0, sizeof(*spec));
+	if (!text || !*text)
+		return -EINVAL;
+
+	spec->buf = kstrdup(text, GFP_KERNEL);
+	spec->sec_buf = kstrdup(text, GFP_KERNEL);
+	if (!spec->buf || !spec->sec_buf)
+		return -ENOMEM;
+
+	for (sec = spec->buf; sec; sec = next) {
+		next = next_section(spec, sec);
+		ret = parse_section(spec, sec);
+		if (ret)
+			return ret;
+	}
+	if (!spec->n_keys)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * hist_spec_free - release what hist_spec_parse() allocated
+ * @spec: the spec; may be partially filled
+ */
+void hist_spec_free(struct hist_spec *spec)
+{
+	kfree(spec->buf);
+	kfree(spec->sec_buf);
+	spec->buf = NULL;
+	spec->sec_buf = NULL;
+}
