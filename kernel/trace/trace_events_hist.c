@@ -468,10 +468,10 @@ static int hist_trigger_print_op(struct seq_file *m,
 }
 
 static struct event_trigger_ops hist_trigger_ops = {
-	.trigger	= hist_trigger_probe,
 	.init		= hist_trigger_init,
 	.free		= hist_trigger_free,
 	.print		= hist_trigger_print_op,
+	.trigger	= hist_trigger_probe,
 };
 
 static struct event_trigger_ops *hist_get_trigger_ops(char *cmd, char *param)
@@ -510,17 +510,25 @@ static int hist_register(char *glob, struct event_trigger_data *data,
 	return 0;
 }
 
+/* Unlink a trigger from its event and release it. */
+static void drop_trigger(struct event_trigger_data *data,
+			 struct trace_event_file *file)
+{
+	list_del_rcu(&data->list);
+	update_cond_flag(file);
+	trace_event_trigger_enable_disable(file, 0);
+	if (data->ops->free)
+		data->ops->free(data);
+}
+
 static void hist_remove(struct event_trigger_data *data,
 			struct trace_event_file *file)
 {
 	struct hist_data *hd = data->private_data;
 
-	list_del_rcu(&data->list);
-	update_cond_flag(file);
-	trace_event_trigger_enable_disable(file, 0);
 	if (hd->uses_timestamps)
 		tracing_set_filter_buffering(file->tr, false);
-	data->ops->free(data);
+	drop_trigger(data, file);
 }
 
 static void hist_unregister(char *glob, struct event_trigger_data *data,
@@ -701,15 +709,15 @@ out:
 }
 
 static struct event_command trigger_hist_cmd = {
-	.name			= "hist",
-	.trigger_type		= ETT_EVENT_HIST,
 	.flags			= EVENT_CMD_FL_NEEDS_REC,
-	.parse			= hist_parse,
-	.reg			= hist_register,
-	.unreg			= hist_unregister,
-	.unreg_all		= hist_unregister_all,
 	.get_trigger_ops	= hist_get_trigger_ops,
+	.trigger_type		= ETT_EVENT_HIST,
 	.set_filter		= set_trigger_filter,
+	.unreg_all		= hist_unregister_all,
+	.name			= "hist",
+	.unreg			= hist_unregister,
+	.reg			= hist_register,
+	.parse			= hist_parse,
 };
 
 __init int register_trigger_hist_cmd(void)
@@ -722,99 +730,97 @@ __init int register_trigger_hist_cmd(void)
 
 /* ---- enable_hist / disable_hist ---- */
 
-static void hist_enable_probe(struct event_trigger_data *data,
-			      struct trace_buffer *buffer, void *rec,
-			      struct ring_buffer_event *rbe)
+/*
+ * These triggers pause or resume every hist trigger of another event.
+ * Parsing, registration and printing are the generic enable_event ones
+ * (trace_events_trigger.c knows the two command names); only what
+ * happens when the triggering event fires is ours.
+ */
+static void hist_toggle(struct event_trigger_data *data,
+			struct trace_buffer *buffer, void *rec,
+			struct ring_buffer_event *rbe)
 {
-	struct enable_trigger_data *enable_data = data->private_data;
-	struct event_trigger_data *test;
+	struct enable_trigger_data *target = data->private_data;
+	bool pause = !target->enable;
+	struct event_trigger_data *hist;
 
-	list_for_each_entry_rcu(test, &enable_data->file->triggers, list,
-				lockdep_is_held(&event_mutex)) {
-		if (test->cmd_ops->trigger_type == ETT_EVENT_HIST)
-			WRITE_ONCE(test->paused, !enable_data->enable);
-	}
+	list_for_each_entry_rcu(hist, &target->file->triggers, list,
+				lockdep_is_held(&event_mutex))
+		if (hist->cmd_ops->trigger_type == ETT_EVENT_HIST)
+			WRITE_ONCE(hist->paused, pause);
 }
 
-static void hist_enable_count_probe(struct event_trigger_data *data,
-				    struct trace_buffer *buffer, void *rec,
-				    struct ring_buffer_event *rbe)
+/* With a count: only that many times. */
+static void hist_toggle_counted(struct event_trigger_data *data,
+				struct trace_buffer *buffer, void *rec,
+				struct ring_buffer_event *rbe)
 {
-	if (!data->count)
+	if (data->count == 0)
 		return;
 	if (data->count != -1)
 		data->count--;
-	hist_enable_probe(data, buffer, rec, rbe);
+	hist_toggle(data, buffer, rec, rbe);
 }
 
-static struct event_trigger_ops hist_enable_trigger_ops = {
-	.trigger	= hist_enable_probe,
-	.print		= event_enable_trigger_print,
-	.init		= event_trigger_init,
-	.free		= event_enable_trigger_free,
+static struct event_trigger_ops hist_toggle_ops[2] = {
+	{
+		.init		= event_trigger_init,
+		.free		= event_enable_trigger_free,
+		.print		= event_enable_trigger_print,
+		.trigger	= hist_toggle,
+	}, {
+		.init		= event_trigger_init,
+		.free		= event_enable_trigger_free,
+		.print		= event_enable_trigger_print,
+		.trigger	= hist_toggle_counted,
+	},
 };
 
-static struct event_trigger_ops hist_enable_count_trigger_ops = {
-	.trigger	= hist_enable_count_probe,
-	.print		= event_enable_trigger_print,
-	.init		= event_trigger_init,
-	.free		= event_enable_trigger_free,
-};
-
-static struct event_trigger_ops *
-hist_enable_get_trigger_ops(char *cmd, char *param)
+static struct event_trigger_ops *hist_toggle_get_ops(char *cmd, char *param)
 {
-	return param ? &hist_enable_count_trigger_ops :
-		       &hist_enable_trigger_ops;
+	return &hist_toggle_ops[param ? 1 : 0];
 }
 
-static void hist_enable_unreg_all(struct trace_event_file *file)
+/* Truncating the trigger file drops every toggle of this event. */
+static void hist_toggle_drop_all(struct trace_event_file *file)
 {
-	struct event_trigger_data *test, *n;
+	struct event_trigger_data *data, *next;
 
-	list_for_each_entry_safe(test, n, &file->triggers, list) {
-		if (test->cmd_ops->trigger_type != ETT_HIST_ENABLE)
-			continue;
-		list_del_rcu(&test->list);
-		update_cond_flag(file);
-		trace_event_trigger_enable_disable(file, 0);
-		if (test->ops->free)
-			test->ops->free(test);
-	}
+	list_for_each_entry_safe(data, next, &file->triggers, list)
+		if (data->cmd_ops->trigger_type == ETT_HIST_ENABLE)
+			drop_trigger(data, file);
 }
 
-static struct event_command trigger_hist_enable_cmd = {
-	.name			= ENABLE_HIST_STR,
-	.trigger_type		= ETT_HIST_ENABLE,
-	.parse			= event_enable_trigger_parse,
-	.reg			= event_enable_register_trigger,
-	.unreg			= event_enable_unregister_trigger,
-	.unreg_all		= hist_enable_unreg_all,
-	.get_trigger_ops	= hist_enable_get_trigger_ops,
-	.set_filter		= set_trigger_filter,
-};
+#define HIST_TOGGLE_CMD(cmd_name) {					\
+	.name			= cmd_name,				\
+	.parse			= event_enable_trigger_parse,		\
+	.reg			= event_enable_register_trigger,	\
+	.unreg			= event_enable_unregister_trigger,	\
+	.unreg_all		= hist_toggle_drop_all,			\
+	.set_filter		= set_trigger_filter,			\
+	.get_trigger_ops	= hist_toggle_get_ops,			\
+	.trigger_type		= ETT_HIST_ENABLE,			\
+}
 
-static struct event_command trigger_hist_disable_cmd = {
-	.name			= DISABLE_HIST_STR,
-	.trigger_type		= ETT_HIST_ENABLE,
-	.parse			= event_enable_trigger_parse,
-	.reg			= event_enable_register_trigger,
-	.unreg			= event_enable_unregister_trigger,
-	.unreg_all		= hist_enable_unreg_all,
-	.get_trigger_ops	= hist_enable_get_trigger_ops,
-	.set_filter		= set_trigger_filter,
+static struct event_command hist_toggle_cmds[] = {
+	HIST_TOGGLE_CMD(ENABLE_HIST_STR),
+	HIST_TOGGLE_CMD(DISABLE_HIST_STR),
 };
 
 __init int register_trigger_hist_enable_disable_cmds(void)
 {
+	unsigned int i;
 	int ret;
 
-	ret = register_event_command(&trigger_hist_enable_cmd);
-	if (WARN_ON(ret < 0))
-		return ret;
-	ret = register_event_command(&trigger_hist_disable_cmd);
-	if (WARN_ON(ret < 0))
-		unregister_event_command(&trigger_hist_enable_cmd);
+	for (i = 0; i < ARRAY_SIZE(hist_toggle_cmds); i++) {
+		ret = register_event_command(&hist_toggle_cmds[i]);
+		if (WARN_ON(ret < 0))
+			goto undo;
+	}
+	return 0;
+undo:
+	while (i--)
+		unregister_event_command(&hist_toggle_cmds[i]);
 	return ret;
 }
 
@@ -851,25 +857,32 @@ static int hist_show(struct seq_file *m, void *v)
 	return hist_files_show(m, false);
 }
 
-static int event_hist_open(struct inode *inode, struct file *file)
+/* seq_file wants private_data for itself; the event stays in i_private. */
+static int hist_files_open(struct inode *inode, struct file *file,
+			   int (*show)(struct seq_file *, void *))
 {
-	int ret = tracing_open_file_tr(inode, file);
+	int ret;
 
-	if (ret)
-		return ret;
-	/* seq_file wants private_data for itself; the event stays in i_private. */
-	file->private_data = NULL;
-	ret = single_open(file, hist_show, file);
-	if (ret)
-		tracing_release_file_tr(inode, file);
+	ret = tracing_open_file_tr(inode, file);
+	if (!ret) {
+		file->private_data = NULL;
+		ret = single_open(file, show, file);
+		if (ret)
+			tracing_release_file_tr(inode, file);
+	}
 	return ret;
 }
 
+static int event_hist_open(struct inode *inode, struct file *file)
+{
+	return hist_files_open(inode, file, hist_show);
+}
+
 const struct file_operations event_hist_fops = {
-	.open		= event_hist_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
 	.release	= tracing_single_release_file_tr,
+	.open		= event_hist_open,
+	.llseek		= seq_lseek,
+	.read		= seq_read,
 };
 
 #ifdef CONFIG_HIST_TRIGGERS_DEBUG
@@ -880,21 +893,13 @@ static int hist_debug_show(struct seq_file *m, void *v)
 
 static int event_hist_debug_open(struct inode *inode, struct file *file)
 {
-	int ret = tracing_open_file_tr(inode, file);
-
-	if (ret)
-		return ret;
-	file->private_data = NULL;
-	ret = single_open(file, hist_debug_show, file);
-	if (ret)
-		tracing_release_file_tr(inode, file);
-	return ret;
+	return hist_files_open(inode, file, hist_debug_show);
 }
 
 const struct file_operations event_hist_debug_fops = {
-	.open		= event_hist_debug_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
 	.release	= tracing_single_release_file_tr,
+	.open		= event_hist_debug_open,
+	.llseek		= seq_lseek,
+	.read		= seq_read,
 };
 #endif
