@@ -64,10 +64,30 @@ static void hist_data_free(struct hist_data *hd)
 	kfree(hd);
 }
 
+/*
+ * Histograms with a name=, by name.  A table stays findable as long as
+ * one trigger uses it, whichever trigger created it.
+ */
+static LIST_HEAD(named_hists);
+
+static struct hist_data *find_named_hist(const char *name)
+{
+	struct hist_data *hd;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(hd, &named_hists, named_list)
+		if (!strcmp(hd->spec.name, name))
+			return hd;
+	return NULL;
+}
+
 static void hist_data_put(struct hist_data *hd)
 {
-	if (hd && !--hd->refs)
-		hist_data_free(hd);
+	if (!hd || --hd->refs)
+		return;
+	if (!list_empty(&hd->named_list))
+		list_del(&hd->named_list);
+	hist_data_free(hd);
 }
 
 static bool tree_has_flag(const struct hist_field *f, unsigned long flag)
@@ -313,6 +333,7 @@ static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param)
 	if (!hd)
 		return ERR_PTR(-ENOMEM);
 	hd->refs = 1;
+	INIT_LIST_HEAD(&hd->named_list);
 
 	ret = hist_spec_parse(param, &hd->spec);
 	if (ret) {
@@ -588,7 +609,8 @@ static int hist_parse(struct event_command *cmd_ops,
 		      struct trace_event_file *file, char *glob, char *cmd,
 		      char *param_and_filter)
 {
-	struct event_trigger_data *data = NULL, *test, *named = NULL;
+	struct event_trigger_data *data = NULL, *test;
+	struct hist_data *named = NULL;
 	struct hist_cmd hc = { .file = file };
 	bool remove = event_trigger_check_remove(glob);
 	struct hist_data *hd;
@@ -649,18 +671,18 @@ static int hist_parse(struct event_command *cmd_ops,
 	}
 
 	if (hd->spec.name) {
-		named = find_named_trigger(hd->spec.name);
+		named = find_named_hist(hd->spec.name);
 		if (named) {
-			if (!hist_data_same(named->private_data, hd)) {
+			if (!hist_data_same(named, hd)) {
 				hist_log(&hc, HIST_ERR_NAMED_MISMATCH,
 					 hd->spec.name_str);
 				hist_data_free(hd);
 				ret = -EINVAL;
 				goto out;
 			}
-			/* Share the first trigger's table. */
+			/* Share the existing table. */
 			hist_data_free(hd);
-			hd = named->private_data;
+			hd = named;
 			hd->refs++;
 		}
 	}
@@ -670,6 +692,8 @@ static int hist_parse(struct event_command *cmd_ops,
 			hist_data_put(hd);
 			goto out;
 		}
+		if (hd->spec.name)
+			list_add(&hd->named_list, &named_hists);
 	}
 
 	ret = -ENOMEM;
@@ -684,8 +708,6 @@ static int hist_parse(struct event_command *cmd_ops,
 		ret = save_named_trigger(hd->spec.name, data);
 		if (ret)
 			goto out_free;
-		if (named)
-			set_named_trigger_data(data, named);
 	}
 
 	ret = event_trigger_set_filter(cmd_ops, file, filter, data);

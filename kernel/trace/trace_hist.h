@@ -21,6 +21,7 @@
 #ifndef _KERNEL_TRACE_TRACE_HIST_H
 #define _KERNEL_TRACE_TRACE_HIST_H
 
+#include <linux/math64.h>
 #include <linux/types.h>
 #include "trace.h"
 #include "tracing_map.h"
@@ -222,6 +223,7 @@ enum hist_kind {
  * @buckets: bucket width for .buckets=N
  * @constant: value of a numeric literal
  * @div_shift: for a division by a power of two literal, the shift
+ * @div_mult: for a division by another literal, see hist_div_literal()
  * @operands: operands of an operator (one for negation)
  * @map_idx: the tracing_map field index of a key or value
  * @key_offset: byte offset of a key part in the compound key
@@ -242,6 +244,7 @@ struct hist_field {
 	u64				buckets;
 	u64				constant;
 	int				div_shift;
+	u64				div_mult;
 	struct hist_field		*operands[2];
 	unsigned int			map_idx;
 	unsigned int			key_offset;
@@ -290,6 +293,7 @@ void hist_field_print(struct seq_file *m, const struct hist_field *field);
  * @event_file: the event this histogram is attached to
  * @spec: the parsed trigger (kept for action text and re-printing)
  * @refs: triggers using this histogram (several for name=)
+ * @named_list: entry in the list of named histograms
  */
 struct hist_data {
 	struct hist_field		*fields[HIST_FIELDS_MAX];
@@ -308,12 +312,34 @@ struct hist_data {
 	struct trace_event_file		*event_file;
 	struct hist_spec		spec;
 	unsigned int			refs;
+	struct list_head		named_list;
 };
 
 /* Index of the first key in &hist_data.fields. */
 static inline unsigned int hist_first_key(const struct hist_data *hd)
 {
 	return hd->n_vals + hd->n_vars;
+}
+
+/*
+ * Division by a literal d that is not a power of two: dividends below
+ * 2^HIST_DIV_SHIFT are multiplied by floor(2^HIST_DIV_SHIFT / d) and
+ * shifted back, rounding up; larger ones are divided exactly.  This is
+ * upstream's arithmetic, approximations included (120/7 gives 18), so
+ * that histograms keyed on such expressions match.
+ */
+#define HIST_DIV_SHIFT		20
+
+static inline u64 hist_div_mult(u64 divisor)
+{
+	return div64_u64(1ULL << HIST_DIV_SHIFT, divisor);
+}
+
+static inline u64 hist_div_literal(u64 val, u64 divisor, u64 mult)
+{
+	if (val >= (1ULL << HIST_DIV_SHIFT))
+		return div64_u64(val, divisor);
+	return (val * mult + (1ULL << HIST_DIV_SHIFT) - 1) >> HIST_DIV_SHIFT;
 }
 
 /* ---- trace_hist_run.c: the hot path ---- */

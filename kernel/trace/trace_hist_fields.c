@@ -315,11 +315,23 @@ static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 	if (mod && parse_modifier(ctx, mod, &mods, &buckets))
 		return ERR_PTR(-EINVAL);
 
-	/* An event's own "cpu" field wins over the common_cpu alias. */
-	ef = trace_find_event_field(ctx->call, name);
-	if (ef && (strcmp(name, "hitcount") && strcmp(name, "common_timestamp") &&
-		   strcmp(name, "common_cpu") && strcmp(name, "common_stacktrace"))) {
-		if (!ef->size && !is_string_field(ef))
+	/*
+	 * Event fields first (an event's own "cpu" field wins over the
+	 * alias); the generic cpu/CPU/common_cpu and stacktrace names come
+	 * back as size-less fields of their own filter type.
+	 */
+	ef = NULL;
+	if (strcmp(name, "hitcount") && strcmp(name, "common_timestamp"))
+		ef = trace_find_event_field(ctx->call, name);
+	if (ef && ef->filter_type == FILTER_CPU) {
+		f = special_field("common_cpu");
+	} else if (ef && ef->filter_type == FILTER_STACKTRACE && !ef->size) {
+		f = special_field("common_stacktrace");
+	} else if (ef) {
+		/* flexible arrays and the generic comm have no storage */
+		if (!ef->size && ef->filter_type != FILTER_DYN_STRING &&
+		    ef->filter_type != FILTER_RDYN_STRING &&
+		    ef->filter_type != FILTER_PTR_STRING)
 			return fail(ctx, HIST_ERR_FIELD_NOT_FOUND, name);
 		f = event_field(ctx, ef, name);
 	} else {
@@ -373,7 +385,9 @@ static u64 fold(enum hist_kind kind, u64 a, u64 b)
 	case HIST_KIND_MULT:
 		return a * b;
 	case HIST_KIND_DIV:
-		return b ? div64_u64(a, b) : (u64)-1;
+		if (is_power_of_2(b))
+			return a >> ilog2(b);
+		return hist_div_literal(a, b, hist_div_mult(b));
 	case HIST_KIND_NEG:
 		return -a;
 	default:
@@ -451,11 +465,13 @@ static struct hist_field *make_op(struct field_ctx *ctx, enum hist_kind kind,
 	if (a->flags & HIST_FIELD_FL_TIMESTAMP)
 		f->flags |= a->flags & (HIST_FIELD_FL_TIMESTAMP |
 					HIST_FIELD_FL_TIMESTAMP_USECS);
-	if (kind == HIST_KIND_DIV && b->kind == HIST_KIND_CONST &&
-	    is_power_of_2(b->constant))
-		f->div_shift = ilog2(b->constant);
-	else
-		f->div_shift = -1;
+	f->div_shift = -1;
+	if (kind == HIST_KIND_DIV && b->kind == HIST_KIND_CONST) {
+		if (is_power_of_2(b->constant))
+			f->div_shift = ilog2(b->constant);
+		else
+			f->div_mult = hist_div_mult(b->constant);
+	}
 	return f;
 }
 

@@ -87,6 +87,8 @@ static u64 op_value(struct hist_field *f, struct trace_buffer *buffer,
 	default:
 		if (f->div_shift >= 0)
 			return a >> f->div_shift;
+		if (f->div_mult)
+			return hist_div_literal(a, b, f->div_mult);
 		return b ? div64_u64(a, b) : (u64)-1;
 	}
 }
