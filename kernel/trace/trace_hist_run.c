@@ -133,11 +133,15 @@ static u64 field_value(struct hist_field *f, struct trace_buffer *buffer,
 	return val;
 }
 
-/* Copy at most @max bytes of a string into a zero-filled key part. */
+/*
+ * Copy at most @max bytes of a string into a key part of @size bytes and
+ * zero the rest: the whole key is compared byte for byte, and the buffer
+ * still holds the previous event's key.
+ */
 static void key_string(u8 *dst, unsigned int size, const char *src,
 		       unsigned int max)
 {
-	unsigned int n = src ? strnlen(src, min(size, max)) : 0;
+	unsigned int n = src ? strnlen(src, min(size - 1, max)) : 0;
 
 	memcpy(dst, src, n);
 	memset(dst + n, 0, size - n);
@@ -151,16 +155,16 @@ static void key_part(struct hist_field *f, u8 *dst,
 
 	switch (f->kind) {
 	case HIST_KIND_STR_FIXED:
-		key_string(dst, f->size, rec + f->offset, f->size);
+		key_string(dst, f->key_size, rec + f->offset, f->size);
 		return;
 	case HIST_KIND_STR_DYN:
 		loc = *(u32 *)(rec + f->offset);
-		key_string(dst, f->size, rec + (loc & 0xffff),
+		key_string(dst, f->key_size, rec + (loc & 0xffff),
 			   min(loc >> 16, f->size - 1));
 		return;
 	case HIST_KIND_STR_RELDYN:
 		loc = *(u32 *)(rec + f->offset);
-		key_string(dst, f->size, rec + f->offset + sizeof(u32) +
+		key_string(dst, f->key_size, rec + f->offset + sizeof(u32) +
 			   (loc & 0xffff), min(loc >> 16, f->size - 1));
 		return;
 	case HIST_KIND_STR_PTR: {
@@ -168,9 +172,10 @@ static void key_part(struct hist_field *f, u8 *dst,
 		const char *src = *(const char **)(rec + f->offset);
 		long n = src ? strncpy_from_kernel_nofault(dst, src, f->size) : 0;
 
+		/* f->size < f->key_size: a NUL always follows */
 		if (n < 0)
 			n = 0;
-		memset(dst + n, 0, f->size - n);
+		memset(dst + n, 0, f->key_size - n);
 		return;
 	}
 	case HIST_KIND_STACK_FIELD: {
