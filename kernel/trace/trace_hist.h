@@ -342,6 +342,31 @@ static inline u64 hist_div_literal(u64 val, u64 divisor, u64 mult)
 	return (val * mult + (1ULL << HIST_DIV_SHIFT) - 1) >> HIST_DIV_SHIFT;
 }
 
+/*
+ * Apply the operator @f to operand values @a and @b (@b unused for a
+ * negation).  Shared by the hot path and literal folding, so that both
+ * compute exactly the same thing.
+ */
+static inline u64 hist_apply_op(const struct hist_field *f, u64 a, u64 b)
+{
+	switch (f->kind) {
+	case HIST_KIND_NEG:
+		return -a;
+	case HIST_KIND_PLUS:
+		return a + b;
+	case HIST_KIND_MINUS:
+		return a - b;
+	case HIST_KIND_MULT:
+		return a * b;
+	default:
+		if (f->div_shift >= 0)
+			return a >> f->div_shift;
+		if (f->div_mult)
+			return hist_div_literal(a, b, f->div_mult);
+		return b ? div64_u64(a, b) : (u64)-1;
+	}
+}
+
 /* ---- trace_hist_run.c: the hot path ---- */
 
 u64 hist_field_value(struct hist_field *field, struct trace_buffer *buffer,

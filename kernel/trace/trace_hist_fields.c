@@ -375,26 +375,6 @@ static const char *kind_op(enum hist_kind kind)
 	}
 }
 
-static u64 fold(enum hist_kind kind, u64 a, u64 b)
-{
-	switch (kind) {
-	case HIST_KIND_PLUS:
-		return a + b;
-	case HIST_KIND_MINUS:
-		return a - b;
-	case HIST_KIND_MULT:
-		return a * b;
-	case HIST_KIND_DIV:
-		if (is_power_of_2(b))
-			return a >> ilog2(b);
-		return hist_div_literal(a, b, hist_div_mult(b));
-	case HIST_KIND_NEG:
-		return -a;
-	default:
-		return 0;
-	}
-}
-
 /* The last '-' of @str that is an operator (not in ".sym-offset"). */
 static char *last_minus(char *str)
 {
@@ -441,17 +421,28 @@ static struct hist_field *make_op(struct field_ctx *ctx, enum hist_kind kind,
 {
 	struct hist_field *f;
 
-	if (a->kind == HIST_KIND_CONST && (!b || b->kind == HIST_KIND_CONST)) {
-		a->constant = fold(kind, a->constant, b ? b->constant : 0);
-		hist_field_destroy(b);
-		return a;
-	}
 	f = new_field(kind, HIST_FIELD_FL_EXPR);
 	if (IS_ERR(f)) {
 		hist_field_destroy(a);
 		hist_field_destroy(b);
 		return f;
 	}
+	f->div_shift = -1;
+	if (kind == HIST_KIND_DIV && b->kind == HIST_KIND_CONST) {
+		if (is_power_of_2(b->constant))
+			f->div_shift = ilog2(b->constant);
+		else
+			f->div_mult = hist_div_mult(b->constant);
+	}
+
+	/* Literals only: fold into one literal, computed as at run time. */
+	if (a->kind == HIST_KIND_CONST && (!b || b->kind == HIST_KIND_CONST)) {
+		a->constant = hist_apply_op(f, a->constant, b ? b->constant : 0);
+		hist_field_destroy(b);
+		kfree(f);
+		return a;
+	}
+
 	f->operands[0] = a;
 	f->operands[1] = b;
 	f->size = a->size;
@@ -465,13 +456,6 @@ static struct hist_field *make_op(struct field_ctx *ctx, enum hist_kind kind,
 	if (a->flags & HIST_FIELD_FL_TIMESTAMP)
 		f->flags |= a->flags & (HIST_FIELD_FL_TIMESTAMP |
 					HIST_FIELD_FL_TIMESTAMP_USECS);
-	f->div_shift = -1;
-	if (kind == HIST_KIND_DIV && b->kind == HIST_KIND_CONST) {
-		if (is_power_of_2(b->constant))
-			f->div_shift = ilog2(b->constant);
-		else
-			f->div_mult = hist_div_mult(b->constant);
-	}
 	return f;
 }
 

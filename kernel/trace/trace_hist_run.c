@@ -72,25 +72,11 @@ static u64 op_value(struct hist_field *f, struct trace_buffer *buffer,
 		    void *rec, struct ring_buffer_event *rbe)
 {
 	u64 a = field_value(f->operands[0], buffer, rec, rbe);
-	u64 b;
+	u64 b = 0;
 
-	if (f->kind == HIST_KIND_NEG)
-		return -a;
-	b = field_value(f->operands[1], buffer, rec, rbe);
-	switch (f->kind) {
-	case HIST_KIND_PLUS:
-		return a + b;
-	case HIST_KIND_MINUS:
-		return a - b;
-	case HIST_KIND_MULT:
-		return a * b;
-	default:
-		if (f->div_shift >= 0)
-			return a >> f->div_shift;
-		if (f->div_mult)
-			return hist_div_literal(a, b, f->div_mult);
-		return b ? div64_u64(a, b) : (u64)-1;
-	}
+	if (f->operands[1])
+		b = field_value(f->operands[1], buffer, rec, rbe);
+	return hist_apply_op(f, a, b);
 }
 
 static u64 timestamp(struct hist_field *f, struct trace_buffer *buffer,
