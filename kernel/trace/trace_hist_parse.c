@@ -217,44 +217,31 @@ static int parse_section(struct hist_spec *spec, char *sec)
 	if (!eq)
 		return parse_flag(spec, sec);
 
+	/* Every kind of assignment needs a value. */
 	val = eq + 1;
+	if (!*val)
+		return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
+				 whole(spec, sec));
+
 	if (!strncmp(sec, "keys=", 5) || !strncmp(sec, "key=", 4)) {
-		if (!*val)
-			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
-					 whole(spec, sec));
 		n = split_list(val, ',', spec->keys, HIST_KEYS_MAX);
 		if (n < 0)
 			return -EINVAL;
 		spec->n_keys = n;
 	} else if (!strncmp(sec, "vals=", 5) || !strncmp(sec, "values=", 7) ||
 		   !strncmp(sec, "val=", 4)) {
-		if (!*val)
-			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
-					 whole(spec, sec));
 		n = split_list(val, ',', spec->vals, HIST_VALS_MAX);
 		if (n < 0)
 			return -EINVAL;
 		spec->n_vals = n;
 	} else if (!strncmp(sec, "sort=", 5)) {
-		if (!*val)
-			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
-					 whole(spec, sec));
 		return parse_sort(spec, sec, val);
 	} else if (!strncmp(sec, "size=", 5)) {
-		if (!*val)
-			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
-					 whole(spec, sec));
 		return parse_size(spec, val);
 	} else if (!strncmp(sec, "name=", 5)) {
-		if (!*val)
-			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
-					 whole(spec, sec));
 		spec->name = val;
 		spec->name_str = whole(spec, sec);
 	} else if (!strncmp(sec, "clock=", 6)) {
-		if (!*val)
-			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
-					 whole(spec, sec));
 		spec->clock = val;
 	} else {
 		return parse_vars(spec, sec);
