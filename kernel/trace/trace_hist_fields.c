@@ -459,6 +459,18 @@ static struct hist_field *make_op(struct field_ctx *ctx, enum hist_kind kind,
 	return f;
 }
 
+/* An operand of an operator: any expression that yields a number. */
+static struct hist_field *parse_operand(struct field_ctx *ctx, char *str)
+{
+	struct hist_field *f = parse_expr(ctx, str);
+
+	if (!IS_ERR(f) && hist_field_is_string(f)) {
+		hist_field_destroy(f);
+		return fail(ctx, HIST_ERR_STRING_OPERAND, str);
+	}
+	return f;
+}
+
 /* -(expr): the parentheses are required and must close the text. */
 static struct hist_field *parse_unary(struct field_ctx *ctx, char *str)
 {
@@ -476,13 +488,9 @@ static struct hist_field *parse_unary(struct field_ctx *ctx, char *str)
 	*close = '\0';
 	if (*inner == '-')
 		return ERR_PTR(-EINVAL);
-	operand = parse_expr(ctx, inner);
+	operand = parse_operand(ctx, inner);
 	if (IS_ERR(operand))
 		return operand;
-	if (hist_field_is_string(operand)) {
-		hist_field_destroy(operand);
-		return fail(ctx, HIST_ERR_STRING_OPERAND, inner);
-	}
 	return make_op(ctx, HIST_KIND_NEG, operand, NULL);
 }
 
@@ -507,22 +515,13 @@ static struct hist_field *parse_expr(struct field_ctx *ctx, char *str)
 	if (!*str || !*rhs)
 		return ERR_PTR(-EINVAL);
 
-	a = parse_expr(ctx, str);
+	a = parse_operand(ctx, str);
 	if (IS_ERR(a))
 		return a;
-	if (hist_field_is_string(a)) {
-		hist_field_destroy(a);
-		return fail(ctx, HIST_ERR_STRING_OPERAND, str);
-	}
-	b = parse_expr(ctx, rhs);
+	b = parse_operand(ctx, rhs);
 	if (IS_ERR(b)) {
 		hist_field_destroy(a);
 		return b;
-	}
-	if (hist_field_is_string(b)) {
-		hist_field_destroy(a);
-		hist_field_destroy(b);
-		return fail(ctx, HIST_ERR_STRING_OPERAND, rhs);
 	}
 	if (kind == HIST_KIND_DIV && b->kind == HIST_KIND_CONST &&
 	    !b->constant) {
