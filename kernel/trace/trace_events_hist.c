@@ -26,14 +26,7 @@
 
 #include "trace_hist.h"
 
-/* The command being parsed, for error_log ("hist:keys=..."). */
-struct hist_cmd {
-	struct trace_event_file	*file;
-	char			*text;
-};
-
-static void hist_log(struct hist_cmd *cmd, enum hist_err err,
-		     const char *str)
+static void cmd_log(struct hist_cmd *cmd, enum hist_err err, const char *str)
 {
 	struct trace_event_call *call = cmd->file->event_call;
 	char loc[MAX_FILTER_STR_VAL];
@@ -47,6 +40,19 @@ static void hist_log(struct hist_cmd *cmd, enum hist_err err,
 			(const char **)hist_err_text, err, pos);
 }
 
+/**
+ * hist_log - report an error in the trigger being created
+ * @hd: the histogram being built
+ * @err: what went wrong
+ * @str: the text it concerns (the caret goes to its first occurrence in
+ *	the command), or NULL for the start of the command
+ */
+void hist_log(struct hist_data *hd, enum hist_err err, const char *str)
+{
+	if (hd->cmd)
+		cmd_log(hd->cmd, err, str);
+}
+
 /* ---- building a histogram ---- */
 
 static void hist_data_free(struct hist_data *hd)
@@ -55,6 +61,8 @@ static void hist_data_free(struct hist_data *hd)
 
 	if (!hd)
 		return;
+	hist_actions_destroy(hd);
+	hist_vars_release(hd);
 	if (hd->map)
 		tracing_map_destroy(hd->map);
 	for (i = 0; i < hd->n_fields; i++)
@@ -99,16 +107,16 @@ static bool tree_has_flag(const struct hist_field *f, unsigned long flag)
 }
 
 static int add_field(struct hist_cmd *cmd, struct hist_data *hd, char *text,
-		     bool is_key, struct hist_field **out)
+		     enum hist_role role, struct hist_field **out)
 {
 	struct hist_field_err err = {};
 	struct hist_field *f;
 	unsigned int i;
 
-	f = hist_field_create(cmd->file->event_call, text, is_key, &err);
+	f = hist_field_create(hd, cmd->file->event_call, text, role, &err);
 	if (IS_ERR(f)) {
 		for (i = 0; i < err.n; i++)
-			hist_log(cmd, err.err[i], err.str[i]);
+			cmd_log(cmd, err.err[i], err.str[i]);
 		return PTR_ERR(f);
 	}
 	if (hd->n_fields == HIST_FIELDS_MAX) {
@@ -138,7 +146,7 @@ static int create_vals(struct hist_cmd *cmd, struct hist_data *hd)
 			continue;
 		if (hd->n_fields == HIST_VALS_MAX)
 			return -EINVAL;
-		ret = add_field(cmd, hd, spec->vals[i].str, false, &f);
+		ret = add_field(cmd, hd, spec->vals[i].str, HIST_ROLE_VAL, &f);
 		if (ret)
 			return ret;
 	}
@@ -154,13 +162,16 @@ static int create_vars(struct hist_cmd *cmd, struct hist_data *hd)
 	int ret;
 
 	for (i = 0; i < spec->n_vars; i++) {
-		ret = add_field(cmd, hd, spec->vars[i].str, false, &f);
+		ret = add_field(cmd, hd, spec->vars[i].str, HIST_ROLE_VAR, &f);
 		if (ret)
 			return ret;
-		f->flags |= HIST_FIELD_FL_VAR;
-		f->var_name = kstrdup(spec->vars[i].name, GFP_KERNEL);
-		if (!f->var_name)
-			return -ENOMEM;
+		ret = hist_var_init(hd, f, spec->vars[i].name);
+		if (ret == -E2BIG) {
+			cmd_log(cmd, HIST_ERR_TOO_MANY_VARS, spec->vars[i].name);
+			return -EINVAL;
+		}
+		if (ret)
+			return ret;
 		hd->n_vars++;
 	}
 	return 0;
@@ -174,7 +185,7 @@ static int create_keys(struct hist_cmd *cmd, struct hist_data *hd)
 	int ret;
 
 	for (i = 0; i < spec->n_keys; i++) {
-		ret = add_field(cmd, hd, spec->keys[i].str, true, &f);
+		ret = add_field(cmd, hd, spec->keys[i].str, HIST_ROLE_KEY, &f);
 		if (ret)
 			return ret;
 		f->flags |= HIST_FIELD_FL_KEY;
@@ -230,7 +241,7 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 		struct hist_field *f = find_sort_field(hd, spec->sort[i].name);
 
 		if (!f) {
-			hist_log(cmd, HIST_ERR_INVALID_SORT_FIELD,
+			cmd_log(cmd, HIST_ERR_INVALID_SORT_FIELD,
 				 spec->sort[i].name);
 			return -EINVAL;
 		}
@@ -241,13 +252,18 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 	return 0;
 }
 
-static int execname_alloc(struct tracing_map_elt *elt)
+static int elt_data_alloc(struct tracing_map_elt *elt)
 {
-	elt->private_data = kzalloc(TASK_COMM_LEN, GFP_KERNEL);
+	struct hist_data *hd = elt->map->private_data;
+
+	elt->private_data = kzalloc(struct_size_t(struct hist_elt_data, strs,
+						  hd->n_elt_slots *
+						  HIST_VAR_STR_SIZE),
+				    GFP_KERNEL);
 	return elt->private_data ? 0 : -ENOMEM;
 }
 
-static void execname_free(struct tracing_map_elt *elt)
+static void elt_data_free(struct tracing_map_elt *elt)
 {
 	kfree(elt->private_data);
 	elt->private_data = NULL;
@@ -265,9 +281,9 @@ static void execname_init(struct tracing_map_elt *elt)
 	comm[TASK_COMM_LEN - 1] = '\0';
 }
 
-static const struct tracing_map_ops execname_ops = {
-	.elt_alloc	= execname_alloc,
-	.elt_free	= execname_free,
+static const struct tracing_map_ops elt_data_ops = {
+	.elt_alloc	= elt_data_alloc,
+	.elt_free	= elt_data_free,
 	.elt_init	= execname_init,
 };
 
@@ -280,7 +296,9 @@ static int create_map(struct hist_data *hd)
 
 	for (i = hist_first_key(hd); i < hd->n_fields; i++)
 		if (hd->fields[i]->flags & HIST_FIELD_FL_EXECNAME)
-			ops = &execname_ops;
+			ops = &elt_data_ops;
+	if (hd->n_elt_slots)
+		ops = &elt_data_ops;
 
 	hd->map = tracing_map_create(bits, hd->key_size, ops, hd);
 	if (IS_ERR(hd->map)) {
@@ -296,11 +314,13 @@ static int create_map(struct hist_data *hd)
 			return idx;
 		hd->fields[i]->map_idx = idx;
 	}
-	for (i = hd->n_vals; i < hd->n_vals + hd->n_vars; i++) {
+	/* variables got their indexes in creation order */
+	for (i = 0; i < hd->n_map_vars; i++) {
 		idx = tracing_map_add_var(hd->map);
 		if (idx < 0)
 			return idx;
-		hd->fields[i]->var_idx = idx;
+		if (WARN_ON_ONCE(idx != i))
+			return -EINVAL;
 	}
 	for (i = hist_first_key(hd); i < hd->n_fields; i++) {
 		struct hist_field *f = hd->fields[i];
@@ -323,7 +343,8 @@ static int create_map(struct hist_data *hd)
 	return tracing_map_init(hd->map);
 }
 
-static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param)
+static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param,
+					  bool lookup_only)
 {
 	struct hist_data *hd;
 	unsigned int i;
@@ -334,17 +355,14 @@ static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param)
 		return ERR_PTR(-ENOMEM);
 	hd->refs = 1;
 	INIT_LIST_HEAD(&hd->named_list);
+	hd->event_file = cmd->file;
+	hd->cmd = cmd;
+	hd->lookup_only = lookup_only;
 
 	ret = hist_spec_parse(param, &hd->spec);
 	if (ret) {
 		if (hd->spec.err != HIST_ERR_NONE)
-			hist_log(cmd, hd->spec.err, hd->spec.err_str);
-		goto fail;
-	}
-
-	/* Handlers and actions come with inter-event support. */
-	if (hd->spec.n_actions) {
-		ret = -EINVAL;
+			cmd_log(cmd, hd->spec.err, hd->spec.err_str);
 		goto fail;
 	}
 
@@ -358,12 +376,14 @@ static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param)
 
 	hd->show_hitcount = !hd->spec.nohitcount;
 	if (!hd->show_hitcount && hd->n_vals < 2) {
-		hist_log(cmd, HIST_ERR_NEED_NOHC_VAL, NULL);
+		cmd_log(cmd, HIST_ERR_NEED_NOHC_VAL, NULL);
 		ret = -ENOENT;
 		goto fail;
 	}
 
 	ret = create_sort_keys(cmd, hd);
+	if (!ret)
+		ret = hist_actions_create(hd);
 	if (ret)
 		goto fail;
 
@@ -376,7 +396,7 @@ static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param)
 		goto fail;
 	}
 
-	hd->event_file = cmd->file;
+	hd->cmd = NULL;
 	return hd;
 fail:
 	hist_data_free(hd);
@@ -411,7 +431,7 @@ static bool hist_data_same(struct hist_data *a, struct hist_data *b)
 		    field_index(b, b->sort_fields[i]) ||
 		    a->sort_keys[i].descending != b->sort_keys[i].descending)
 			return false;
-	return true;
+	return hist_actions_same(a, b);
 }
 
 static bool str_same(const char *a, const char *b)
@@ -516,6 +536,10 @@ static int hist_register(char *glob, struct event_trigger_data *data,
 		tracing_set_filter_buffering(tr, true);
 	}
 
+	ret = hist_actions_register(hd);
+	if (ret)
+		return ret;
+
 	hist_trigger_init(data);
 	list_add_tail_rcu(&data->list, &file->triggers);
 	update_cond_flag(file);
@@ -524,6 +548,7 @@ static int hist_register(char *glob, struct event_trigger_data *data,
 		list_del_rcu(&data->list);
 		update_cond_flag(file);
 		data->ref--;
+		hist_actions_unregister(hd);
 		if (hd->uses_timestamps)
 			tracing_set_filter_buffering(tr, false);
 		return ret;
@@ -547,6 +572,7 @@ static void hist_remove(struct event_trigger_data *data,
 {
 	struct hist_data *hd = data->private_data;
 
+	hist_actions_unregister(hd);
 	if (hd->uses_timestamps)
 		tracing_set_filter_buffering(file->tr, false);
 	drop_trigger(data, file);
@@ -567,8 +593,10 @@ static void hist_unregister_all(struct trace_event_file *file)
 {
 	struct event_trigger_data *test, *n;
 
+	/* triggers whose variables are in use stay */
 	list_for_each_entry_safe(test, n, &file->triggers, list)
-		if (test->cmd_ops->trigger_type == ETT_EVENT_HIST)
+		if (test->cmd_ops->trigger_type == ETT_EVENT_HIST &&
+		    !hist_data_is_busy(test->private_data))
 			hist_remove(test, file);
 }
 
@@ -628,7 +656,7 @@ static int hist_parse(struct event_command *cmd_ops,
 	if (ret)
 		goto out;
 
-	hd = hist_data_create(&hc, param);
+	hd = hist_data_create(&hc, param, remove);
 	if (IS_ERR(hd)) {
 		ret = PTR_ERR(hd);
 		goto out;
@@ -637,16 +665,12 @@ static int hist_parse(struct event_command *cmd_ops,
 	cmp_filter = filter_text(filter);
 
 	if (remove) {
-		data = kzalloc(sizeof(*data), GFP_KERNEL);
-		ret = -ENOMEM;
-		if (data) {
-			data->private_data = hd;
-			data->name = hd->spec.name;
-			data->filter_str = cmp_filter;
-			hist_unregister(glob + 1, data, file);
-			kfree(data);
-			ret = 0;
-		}
+		test = find_hist_trigger(file, hd, hd->spec.name, cmp_filter);
+		ret = 0;
+		if (test && hist_data_is_busy(test->private_data))
+			ret = -EBUSY;
+		else if (test)
+			hist_remove(test, file);
 		hist_data_free(hd);
 		goto out;
 	}
@@ -655,7 +679,7 @@ static int hist_parse(struct event_command *cmd_ops,
 	if (hd->spec.cont || hd->spec.clear ||
 	    (test && hd->spec.pause)) {
 		if (!test) {
-			hist_log(&hc, HIST_ERR_NEXIST_TRIGGER, NULL);
+			cmd_log(&hc, HIST_ERR_NEXIST_TRIGGER, NULL);
 			ret = -ENOENT;
 		} else {
 			ret = hist_control(&hc, test, &hd->spec);
@@ -664,7 +688,7 @@ static int hist_parse(struct event_command *cmd_ops,
 		goto out;
 	}
 	if (test) {
-		hist_log(&hc, HIST_ERR_TRIGGER_EEXIST, NULL);
+		cmd_log(&hc, HIST_ERR_TRIGGER_EEXIST, NULL);
 		hist_data_free(hd);
 		ret = -EEXIST;
 		goto out;
@@ -674,7 +698,7 @@ static int hist_parse(struct event_command *cmd_ops,
 		named = find_named_hist(hd->spec.name);
 		if (named) {
 			if (!hist_data_same(named, hd)) {
-				hist_log(&hc, HIST_ERR_NAMED_MISMATCH,
+				cmd_log(&hc, HIST_ERR_NAMED_MISMATCH,
 					 hd->spec.name_str);
 				hist_data_free(hd);
 				ret = -EINVAL;
@@ -728,6 +752,50 @@ out_free:
 out:
 	kfree(hc.text);
 	return ret;
+}
+
+static struct event_command trigger_hist_cmd;
+
+/**
+ * hist_helper_create - add a helper histogram for a field variable
+ * @owner: the histogram that needs it
+ * @file: the event to put it on
+ * @text: the trigger, without "hist:"
+ *
+ * Return: the new trigger or an error pointer.
+ */
+struct event_trigger_data *hist_helper_create(struct hist_data *owner,
+					      struct trace_event_file *file,
+					      const char *text)
+{
+	struct event_trigger_data *data;
+	char *param;
+	int ret;
+
+	param = kstrdup(text, GFP_KERNEL);
+	if (!param)
+		return ERR_PTR(-ENOMEM);
+	ret = hist_parse(&trigger_hist_cmd, file, "hist", "hist", param);
+	kfree(param);
+	if (ret)
+		return ERR_PTR(ret);
+	data = list_last_entry(&file->triggers, struct event_trigger_data,
+			       list);
+	if (WARN_ON_ONCE(data->cmd_ops != &trigger_hist_cmd))
+		return ERR_PTR(-EINVAL);
+	((struct hist_data *)data->private_data)->is_helper = true;
+	return data;
+}
+
+/**
+ * hist_helper_drop - remove a helper histogram nobody references
+ * @data: its trigger
+ */
+void hist_helper_drop(struct event_trigger_data *data)
+{
+	struct hist_data *hd = data->private_data;
+
+	hist_remove(data, hd->event_file);
 }
 
 static struct event_command trigger_hist_cmd = {

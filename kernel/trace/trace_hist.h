@@ -25,6 +25,7 @@
 #include <linux/types.h>
 #include "trace.h"
 #include "tracing_map.h"
+#include "trace_synth.h"
 
 /*
  * Limits.  Everything that bounds a histogram is here; the map limits come
@@ -41,6 +42,11 @@
 #define HIST_KEY_SIZE_MAX	(HIST_KEYS_MAX * HIST_STR_MAX)
 #define HIST_KEY_NEST_MAX	4	/* task, softirq, hardirq, NMI */
 #define HIST_GRAPH_WIDTH	20	/* characters of a .graph bar */
+#define HIST_VAR_REFS_MAX	TRACING_MAP_VARS_MAX	/* distinct $refs per trigger */
+#define HIST_PARAMS_MAX		SYNTH_FIELDS_MAX	/* parameters of one action */
+/* bytes kept per element for one string or stack variable */
+#define HIST_VAR_STR_SIZE	max_t(unsigned int, HIST_STR_MAX + 8, \
+				      HIST_STACKTRACE_SIZE)
 
 /* ---- trace_hist_parse.c: the trigger text ---- */
 
@@ -69,6 +75,33 @@ enum hist_err {
 	HIST_ERR_TRIGGER_EEXIST,
 	HIST_ERR_ONX_NOT_VAR,
 	HIST_ERR_TOO_MANY_VARS,
+	HIST_ERR_VAR_NOT_UNIQUE,
+	HIST_ERR_TOO_MANY_FIELD_VARS,
+	HIST_ERR_EVENT_FILE_NOT_FOUND,
+	HIST_ERR_HIST_NOT_FOUND,
+	HIST_ERR_HIST_CREATE_FAIL,
+	HIST_ERR_SYNTH_VAR_NOT_FOUND,
+	HIST_ERR_SYNTH_EVENT_NOT_FOUND,
+	HIST_ERR_SYNTH_TYPE_MISMATCH,
+	HIST_ERR_SYNTH_COUNT_MISMATCH,
+	HIST_ERR_FIELD_VAR_PARSE_FAIL,
+	HIST_ERR_VAR_CREATE_FIND_FAIL,
+	HIST_ERR_ONX_VAR_NOT_FOUND,
+	HIST_ERR_ONX_VAR_CREATE_FAIL,
+	HIST_ERR_FIELD_VAR_CREATE_FAIL,
+	HIST_ERR_TOO_MANY_PARAMS,
+	HIST_ERR_PARAM_NOT_FOUND,
+	HIST_ERR_INVALID_PARAM,
+	HIST_ERR_ACTION_NOT_FOUND,
+	HIST_ERR_NO_SAVE_PARAMS,
+	HIST_ERR_TOO_MANY_SAVE_ACTIONS,
+	HIST_ERR_ACTION_MISMATCH,
+	HIST_ERR_NO_CLOSING_PAREN,
+	HIST_ERR_SUBSYS_NOT_FOUND,
+	HIST_ERR_INVALID_SUBSYS_EVENT,
+	HIST_ERR_INVALID_REF_KEY,
+	HIST_ERR_TIMESTAMP_MISMATCH,
+	HIST_ERR_SET_CLOCK_FAIL,
 	HIST_ERR_MAX
 };
 
@@ -205,6 +238,7 @@ enum hist_kind {
 	HIST_KIND_MULT,
 	HIST_KIND_DIV,
 	HIST_KIND_NEG,
+	HIST_KIND_VAR_REF,	/* a variable, resolved before the update */
 };
 
 /**
@@ -228,6 +262,14 @@ enum hist_kind {
  * @map_idx: the tracing_map field index of a key or value
  * @key_offset: byte offset of a key part in the compound key
  * @key_size: bytes the key part takes (zero-padded, 8-byte multiple)
+ * @var_hd: for a reference, the histogram defining the variable
+ * @var_ref_idx: for a reference, its slot in &hist_data.var_refs and in
+ *	the array of resolved values; for an alias, the slot it copies
+ * @read_once: a reference consumed by reading it (used in an expression)
+ * @system: for a qualified reference "system.event.$name", the system
+ * @event_name: and the event
+ * @elt_slot: for a string or stack variable, its per-element copy
+ * @var_flags: for a reference, the timestamp flags of the variable
  */
 struct hist_field {
 	enum hist_kind			kind;
@@ -249,6 +291,13 @@ struct hist_field {
 	unsigned int			map_idx;
 	unsigned int			key_offset;
 	unsigned int			key_size;
+	struct hist_data		*var_hd;
+	unsigned int			var_ref_idx;
+	bool				read_once;
+	char				*system;
+	char				*event_name;
+	int				elt_slot;
+	unsigned long			var_flags;
 };
 
 /**
@@ -263,15 +312,94 @@ struct hist_field_err {
 	const char	*str[2];
 };
 
-struct hist_field *hist_field_create(struct trace_event_call *call,
-				     char *text, bool is_key,
+struct hist_data;
+
+/**
+ * struct hist_cmd - the command being parsed, for error_log
+ * @file: the event file written to
+ * @text: "hist:..." as written
+ */
+struct hist_cmd {
+	struct trace_event_file	*file;
+	char			*text;
+};
+
+/* What a field is created for. */
+enum hist_role {
+	HIST_ROLE_VAL,
+	HIST_ROLE_KEY,
+	HIST_ROLE_VAR,
+};
+
+struct hist_field *hist_field_create(struct hist_data *hd,
+				     struct trace_event_call *call,
+				     char *text, enum hist_role role,
 				     struct hist_field_err *err);
+struct hist_field *hist_field_of_event(struct trace_event_call *call,
+				       const char *name);
 struct hist_field *hist_field_hitcount(void);
 void hist_field_destroy(struct hist_field *field);
 bool hist_field_same(const struct hist_field *a, const struct hist_field *b);
 bool hist_field_is_string(const struct hist_field *field);
 const char *hist_field_plain_name(const struct hist_field *field);
 void hist_field_print(struct seq_file *m, const struct hist_field *field);
+
+/* ---- trace_hist_actions.c: handlers and actions ---- */
+
+/**
+ * enum hist_handler - when an action runs
+ * @HIST_ON_MATCH: every update (all references resolved)
+ * @HIST_ON_MAX: the watched variable exceeds its per-entry maximum
+ * @HIST_ON_CHANGE: the watched variable differs from its last value
+ */
+enum hist_handler {
+	HIST_ON_MATCH,
+	HIST_ON_MAX,
+	HIST_ON_CHANGE,
+};
+
+/**
+ * enum hist_act - what an action does
+ * @HIST_ACT_TRACE: emit a synthetic event
+ * @HIST_ACT_SAVE: keep event fields in the entry
+ * @HIST_ACT_SNAPSHOT: take a conditional snapshot of the trace buffer
+ */
+enum hist_act {
+	HIST_ACT_TRACE,
+	HIST_ACT_SAVE,
+	HIST_ACT_SNAPSHOT,
+};
+
+struct hist_snapshot;
+
+/**
+ * struct hist_action - one handler.action() clause
+ * @handler: when it runs
+ * @act: what it does
+ * @text: canonical text, for the trigger file and for matching
+ * @match_system: onmatch(): system of the matching event
+ * @match_event: onmatch(): the matching event
+ * @track_ref: onmax()/onchange(): reference to the watched variable
+ * @track_var: onmax()/onchange(): the per-entry variable holding the
+ *	maximum or last value (owned)
+ * @synth: trace(): the synthetic event (pinned)
+ * @n_params: trace(): number of parameters
+ * @param_refs: trace(): slot of each parameter in the resolved values
+ * @snap: snapshot(): what the last snapshot was taken for
+ */
+struct hist_action {
+	enum hist_handler	handler;
+	enum hist_act		act;
+	char			*text;
+	char			*match_system;
+	char			*match_event;
+	struct hist_field	*track_ref;
+	struct hist_field	*track_var;
+	struct synth_event	*synth;
+	unsigned int		n_params;
+	unsigned int		param_refs[HIST_PARAMS_MAX];
+	struct hist_snapshot	*snap;
+};
 
 /* ---- trace_events_hist.c: one histogram ---- */
 
@@ -294,6 +422,22 @@ void hist_field_print(struct seq_file *m, const struct hist_field *field);
  * @spec: the parsed trigger (kept for action text and re-printing)
  * @refs: triggers using this histogram (several for name=)
  * @named_list: entry in the list of named histograms
+ * @var_refs: distinct variable references, indexed by var_ref_idx (owned)
+ * @n_var_refs: number of @var_refs
+ * @field_vars: variables made for event fields passed to trace() (owned)
+ * @n_field_vars: number of @field_vars
+ * @save_vars: variables made for the fields of save() (owned)
+ * @n_save_vars: number of @save_vars
+ * @actions: handler.action() clauses (owned)
+ * @n_actions: number of @actions
+ * @n_map_vars: tracing_map variables used, all kinds
+ * @n_elt_slots: string and stack copies kept per map element
+ * @referrers: references to our variables from other histograms
+ * @helpers: histograms created on other events for field variables
+ * @n_helpers: number of @helpers
+ * @is_helper: this histogram was created for a field variable
+ * @lookup_only: built to find an existing trigger; creates nothing
+ * @cmd: while the histogram is built, the command (for error_log)
  */
 struct hist_data {
 	struct hist_field		*fields[HIST_FIELDS_MAX];
@@ -313,7 +457,39 @@ struct hist_data {
 	struct hist_spec		spec;
 	unsigned int			refs;
 	struct list_head		named_list;
+	struct hist_field		*var_refs[HIST_VAR_REFS_MAX];
+	unsigned int			n_var_refs;
+	struct hist_field		*field_vars[HIST_VARS_MAX];
+	unsigned int			n_field_vars;
+	struct hist_field		*save_vars[HIST_VARS_MAX];
+	unsigned int			n_save_vars;
+	struct hist_action		*actions[HIST_ACTIONS_MAX];
+	unsigned int			n_actions;
+	unsigned int			n_map_vars;
+	unsigned int			n_elt_slots;
+	unsigned int			referrers;
+	struct event_trigger_data	*helpers[HIST_VARS_MAX];
+	unsigned int			n_helpers;
+	bool				is_helper;
+	bool				lookup_only;
+	struct hist_cmd			*cmd;
 };
+
+/*
+ * Per-element private data: the comm for .execname keys, then one
+ * HIST_VAR_STR_SIZE copy per string or stack variable.
+ */
+struct hist_elt_data {
+	char	comm[TASK_COMM_LEN];
+	u8	strs[] __aligned(8);
+};
+
+static inline void *hist_elt_slot(struct tracing_map_elt *elt, int slot)
+{
+	struct hist_elt_data *ed = elt->private_data;
+
+	return ed->strs + (size_t)slot * HIST_VAR_STR_SIZE;
+}
 
 /* Index of the first key in &hist_data.fields. */
 static inline unsigned int hist_first_key(const struct hist_data *hd)
@@ -367,16 +543,75 @@ static inline u64 hist_apply_op(const struct hist_field *f, u64 a, u64 b)
 	}
 }
 
+/* ---- trace_hist_vars.c: variables and references ---- */
+
+void hist_log(struct hist_data *hd, enum hist_err err, const char *str);
+struct trace_event_file *hist_find_file(struct trace_array *tr,
+					const char *system, const char *event);
+struct hist_field *hist_var_ref_create(struct hist_data *hd,
+				       const char *system, const char *event,
+				       const char *name, bool log);
+struct hist_field *hist_find_var(struct hist_data *hd, const char *name);
+int hist_var_init(struct hist_data *hd, struct hist_field *f,
+		  const char *name);
+struct hist_field *hist_field_var_create(struct hist_data *hd,
+					 const char *text, bool save);
+void hist_vars_release(struct hist_data *hd);
+bool hist_data_is_busy(struct hist_data *hd);
+
+/* Implemented in trace_events_hist.c for trace_hist_vars.c. */
+struct event_trigger_data *hist_helper_create(struct hist_data *owner,
+					      struct trace_event_file *file,
+					      const char *text);
+void hist_helper_drop(struct event_trigger_data *data);
+
+/* ---- trace_hist_actions.c ---- */
+
+int hist_actions_create(struct hist_data *hd);
+void hist_actions_destroy(struct hist_data *hd);
+int hist_actions_register(struct hist_data *hd);
+void hist_actions_unregister(struct hist_data *hd);
+bool hist_actions_same(struct hist_data *a, struct hist_data *b);
+void hist_actions_print(struct seq_file *m, struct hist_data *hd);
+void hist_actions_show_entry(struct seq_file *m, struct hist_data *hd,
+			     struct tracing_map_elt *elt);
+void hist_actions_show_snapshot(struct seq_file *m, struct hist_data *hd);
+void hist_actions_show_debug(struct seq_file *m, struct hist_data *hd);
+
 /* ---- trace_hist_run.c: the hot path ---- */
 
-u64 hist_field_value(struct hist_field *field, struct trace_buffer *buffer,
-		     void *rec, struct ring_buffer_event *rbe);
+/**
+ * struct hist_run - one event being aggregated
+ * @buffer: the buffer the event was reserved in
+ * @rec: the event record
+ * @rbe: the ring buffer event (for its timestamp)
+ * @refs: resolved variable references, by var_ref_idx
+ * @params: room for the values of a trace() action
+ * @key: the compound key
+ * @elt: the map element of @key
+ */
+struct hist_run {
+	struct trace_buffer		*buffer;
+	void				*rec;
+	struct ring_buffer_event	*rbe;
+	u64				*refs;
+	u64				*params;
+	void				*key;
+	struct tracing_map_elt		*elt;
+};
+
+u64 hist_run_value(struct hist_field *f, struct hist_run *run);
+void hist_run_set_var(struct hist_field *f, struct hist_run *run);
+void hist_run_actions(struct hist_data *hd, struct hist_run *run);
+
 void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 		      void *rec, struct ring_buffer_event *rbe);
 
 /* ---- trace_hist_output.c ---- */
 
 int hist_trigger_print(struct seq_file *m, struct event_trigger_data *data);
+void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
+		    struct tracing_map_elt *elt);
 void hist_data_show(struct seq_file *m, struct event_trigger_data *data,
 		    unsigned int n);
 void hist_data_show_debug(struct seq_file *m,

@@ -25,6 +25,7 @@
 #include "trace_hist.h"
 
 struct field_ctx {
+	struct hist_data		*hd;
 	struct trace_event_call		*call;
 	bool				is_key;
 	unsigned int			n_ops;
@@ -55,6 +56,7 @@ static struct hist_field *new_field(enum hist_kind kind, unsigned long flags)
 	f->kind = kind;
 	f->flags = flags;
 	f->var_idx = -1;
+	f->elt_slot = -1;
 	return f;
 }
 
@@ -71,6 +73,8 @@ void hist_field_destroy(struct hist_field *field)
 	kfree(field->name);
 	kfree(field->text);
 	kfree(field->var_name);
+	kfree(field->system);
+	kfree(field->event_name);
 	kfree(field);
 }
 
@@ -269,6 +273,27 @@ bad:
 			 HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_BUCKET | \
 			 HIST_FIELD_FL_STACKTRACE)
 
+/* "$name" or "system.event.$name": a reference to a variable. */
+static struct hist_field *parse_ref(struct field_ctx *ctx, const char *system,
+				   const char *event, const char *str)
+{
+	struct hist_field *f;
+
+	if (ctx->is_key) {
+		fail(ctx, HIST_ERR_INVALID_REF_KEY, NULL);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!ctx->hd) {
+		fail(ctx, HIST_ERR_VAR_NOT_FOUND, str + 1);
+		return fail(ctx, HIST_ERR_FIELD_NOT_FOUND, str);
+	}
+	/* hist_var_ref_create() logs its own errors */
+	f = hist_var_ref_create(ctx->hd, system, event, str + 1, true);
+	if (!f)
+		return ERR_PTR(-EINVAL);
+	return f;
+}
+
 static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 {
 	char *parts[4] = { NULL };
@@ -279,10 +304,8 @@ static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 	char *name, *mod, *s = str;
 	int n = 0;
 
-	if (str[0] == '$') {
-		fail(ctx, HIST_ERR_VAR_NOT_FOUND, str + 1);
-		return fail(ctx, HIST_ERR_FIELD_NOT_FOUND, str);
-	}
+	if (str[0] == '$')
+		return parse_ref(ctx, NULL, NULL, str);
 
 	if (isdigit(str[0])) {
 		u64 val;
@@ -303,6 +326,8 @@ static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 		n++;
 	if (s)
 		return fail(ctx, HIST_ERR_FIELD_NOT_FOUND, s);
+	if (n == 3 && parts[2][0] == '$')
+		return parse_ref(ctx, parts[0], parts[1], parts[2]);
 	if (n >= 3) {
 		/* system.event.field: the field of this event is meant */
 		name = parts[2];
@@ -416,10 +441,38 @@ static char *find_operator(char *str, enum hist_kind *kind)
 
 static struct hist_field *parse_expr(struct field_ctx *ctx, char *str);
 
+/* Whether a value is a timestamp, and in which unit. */
+static unsigned long ts_flags(const struct hist_field *f)
+{
+	if (!f)
+		return 0;
+	if (f->kind == HIST_KIND_VAR_REF || f->flags & HIST_FIELD_FL_EXPR)
+		return f->var_flags;
+	return f->flags & (HIST_FIELD_FL_TIMESTAMP |
+			   HIST_FIELD_FL_TIMESTAMP_USECS);
+}
+
+/* A reference used in an expression consumes the variable it reads. */
+static void mark_read_once(struct field_ctx *ctx, struct hist_field *f)
+{
+	if (f && f->kind == HIST_KIND_VAR_REF && ctx->hd)
+		ctx->hd->var_refs[f->var_ref_idx]->read_once = true;
+}
+
 static struct hist_field *make_op(struct field_ctx *ctx, enum hist_kind kind,
 				  struct hist_field *a, struct hist_field *b)
 {
 	struct hist_field *f;
+
+	if (b && ts_flags(a) && ts_flags(b) &&
+	    (ts_flags(a) & HIST_FIELD_FL_TIMESTAMP_USECS) !=
+	    (ts_flags(b) & HIST_FIELD_FL_TIMESTAMP_USECS)) {
+		hist_field_destroy(a);
+		hist_field_destroy(b);
+		return fail(ctx, HIST_ERR_TIMESTAMP_MISMATCH, NULL);
+	}
+	mark_read_once(ctx, a);
+	mark_read_once(ctx, b);
 
 	f = new_field(kind, HIST_FIELD_FL_EXPR);
 	if (IS_ERR(f)) {
@@ -453,6 +506,10 @@ static struct hist_field *make_op(struct field_ctx *ctx, enum hist_kind kind,
 		f->is_signed = b->is_signed;
 		f->type = b->type;
 	}
+	if (ts_flags(a))
+		f->var_flags = ts_flags(a);
+	else if (b)
+		f->var_flags = ts_flags(b);
 	if (a->flags & HIST_FIELD_FL_TIMESTAMP)
 		f->flags |= a->flags & (HIST_FIELD_FL_TIMESTAMP |
 					HIST_FIELD_FL_TIMESTAMP_USECS);
@@ -534,20 +591,46 @@ static struct hist_field *parse_expr(struct field_ctx *ctx, char *str)
 	return make_op(ctx, kind, a, b);
 }
 
+static bool is_stack(const struct hist_field *f)
+{
+	return f->kind == HIST_KIND_STACKTRACE ||
+	       f->kind == HIST_KIND_STACK_FIELD ||
+	       f->kind == HIST_KIND_VAR_REF;
+}
+
+/*
+ * A variable made of a "char *" field holds the pointer: it is passed on
+ * as a number (to an "unsigned long" synthetic field, say), never read.
+ */
+static void var_field(struct hist_field *f)
+{
+	if (f->kind != HIST_KIND_STR_PTR)
+		return;
+	f->kind = HIST_KIND_U64;
+	f->flags &= ~HIST_FIELD_FL_STRING;
+	f->size = sizeof(u64);
+	f->is_signed = false;
+}
+
 /**
  * hist_field_create - bind one key or value expression to an event
+ * @hd: the histogram being built, for variable references (NULL: none
+ *	allowed)
  * @call: the event
  * @text: the expression; cut up in place, and error texts point into it
- * @is_key: a key (else a value or variable)
+ * @role: a key, a value or a variable
  * @err: on failure, what to log
  *
  * Return: the field tree, or an error pointer (-EINVAL, -EDOM, -ENOMEM).
  */
-struct hist_field *hist_field_create(struct trace_event_call *call,
-				     char *text, bool is_key,
+struct hist_field *hist_field_create(struct hist_data *hd,
+				     struct trace_event_call *call,
+				     char *text, enum hist_role role,
 				     struct hist_field_err *err)
 {
+	bool is_key = role == HIST_ROLE_KEY;
 	struct field_ctx ctx = {
+		.hd = hd,
 		.call = call,
 		.is_key = is_key,
 		.err = err,
@@ -564,8 +647,11 @@ struct hist_field *hist_field_create(struct trace_event_call *call,
 	 * A value shows a number: only display modifiers that keep it one
 	 * are allowed on it (operands of an expression may carry any).
 	 */
+	if (role == HIST_ROLE_VAR)
+		var_field(f);
 	if (!is_key && !(f->flags & HIST_FIELD_FL_EXPR) &&
-	    (f->flags & KEY_ONLY_FLAGS)) {
+	    (f->flags & KEY_ONLY_FLAGS) &&
+	    !(role == HIST_ROLE_VAR && is_stack(f))) {
 		/* upstream points at the start for .sym-offset */
 		if (f->flags & HIST_FIELD_FL_SYM_OFFSET)
 			name = NULL;
@@ -645,6 +731,11 @@ static void format_field(struct seq_buf *s, const struct hist_field *f)
 	case HIST_KIND_CONST:
 		seq_buf_printf(s, "%llu", f->constant);
 		return;
+	case HIST_KIND_VAR_REF:
+		if (f->system)
+			seq_buf_printf(s, "%s.%s.", f->system, f->event_name);
+		seq_buf_printf(s, "$%s", f->name);
+		return;
 	case HIST_KIND_NEG:
 		seq_buf_puts(s, "-(");
 		format_field(s, f->operands[0]);
@@ -701,9 +792,44 @@ bool hist_field_same(const struct hist_field *a, const struct hist_field *b)
 	    a->event_field != b->event_field || a->buckets != b->buckets ||
 	    a->constant != b->constant)
 		return false;
+	if (a->kind == HIST_KIND_VAR_REF &&
+	    (a->var_hd != b->var_hd || a->var_idx != b->var_idx))
+		return false;
 	if ((a->var_name || b->var_name) &&
 	    (!a->var_name || !b->var_name || strcmp(a->var_name, b->var_name)))
 		return false;
 	return hist_field_same(a->operands[0], b->operands[0]) &&
 	       hist_field_same(a->operands[1], b->operands[1]);
+}
+
+/**
+ * hist_field_of_event - a plain event field, for a field variable
+ * @call: the event
+ * @name: the field name (no modifier)
+ *
+ * Return: the field, NULL if the event has no such field, or an error
+ * pointer.
+ */
+struct hist_field *hist_field_of_event(struct trace_event_call *call,
+				       const char *name)
+{
+	struct hist_field_err err = {};
+	struct field_ctx ctx = { .call = call, .err = &err };
+	struct ftrace_event_field *ef;
+	struct hist_field *f;
+
+	ef = trace_find_event_field(call, (char *)name);
+	if (ef && ef->filter_type != FILTER_CPU &&
+	    (ef->size || ef->filter_type == FILTER_DYN_STRING ||
+	     ef->filter_type == FILTER_RDYN_STRING))
+		f = event_field(&ctx, ef, name);
+	else
+		f = special_field(name);
+	if (IS_ERR_OR_NULL(f))
+		return f;
+	if (set_text(f)) {
+		hist_field_destroy(f);
+		return ERR_PTR(-ENOMEM);
+	}
+	return f;
 }

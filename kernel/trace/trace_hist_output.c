@@ -79,8 +79,7 @@ int hist_trigger_print(struct seq_file *m, struct event_trigger_data *data)
 		seq_printf(m, ":clock=%s", hd->clock);
 	if (!hd->show_hitcount)
 		seq_puts(m, ":nohitcount");
-	for (i = 0; i < hd->spec.n_actions; i++)
-		seq_printf(m, ":%s", hd->spec.actions[i].str);
+	hist_actions_print(m, hd);
 
 	if (data->filter_str)
 		seq_printf(m, " if %s", data->filter_str);
@@ -100,11 +99,20 @@ static void print_stacktrace(struct seq_file *m, unsigned long *entries)
 
 static const char *execname(struct tracing_map_elt *elt)
 {
-	return elt->private_data ? elt->private_data : "";
+	struct hist_elt_data *ed = elt ? elt->private_data : NULL;
+
+	return ed ? ed->comm : "";
 }
 
-static void print_key(struct seq_file *m, struct hist_data *hd,
-		      struct tracing_map_elt *elt)
+/**
+ * hist_print_key - print a compound key as the hist file does
+ * @m: where to
+ * @hd: the histogram
+ * @key: the key bytes
+ * @elt: the entry, for .execname; may be NULL
+ */
+void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
+		    struct tracing_map_elt *elt)
 {
 	bool multiline = false;
 	unsigned int i;
@@ -113,7 +121,7 @@ static void print_key(struct seq_file *m, struct hist_data *hd,
 	for (i = hist_first_key(hd); i < hd->n_fields; i++) {
 		struct hist_field *f = hd->fields[i];
 		const char *name = hist_field_plain_name(f);
-		void *p = elt->key + f->key_offset;
+		void *p = key + f->key_offset;
 		u64 v = *(u64 *)p;
 
 		if (i > hd->n_vals + hd->n_vars)
@@ -208,6 +216,7 @@ static void print_vals(struct seq_file *m, struct hist_data *hd,
 			seq_printf(m, "  %s: %10llu", name, v);
 		}
 	}
+	hist_actions_show_entry(m, hd, elt);
 	seq_putc(m, '\n');
 }
 
@@ -233,7 +242,7 @@ static int show_entries(struct seq_file *m, struct hist_data *hd)
 		}
 	}
 	for (i = 0; i < n; i++) {
-		print_key(m, hd, entries[i]->elt);
+		hist_print_key(m, hd, entries[i]->elt->key, entries[i]->elt);
 		print_vals(m, hd, entries[i]->elt, cols);
 	}
 	tracing_map_destroy_sort_entries(entries, n);
@@ -262,6 +271,7 @@ void hist_data_show(struct seq_file *m, struct event_trigger_data *data,
 	if (entries < 0)
 		entries = 0;
 
+	hist_actions_show_snapshot(m, hd);
 	seq_printf(m, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
 		   (u64)atomic64_read(&hd->map->hits), entries,
 		   (u64)atomic64_read(&hd->map->drops));
@@ -330,5 +340,7 @@ void hist_data_show_debug(struct seq_file *m, struct event_trigger_data *data,
 	seq_puts(m, "\n  key fields:\n");
 	for (i = hist_first_key(hd); i < hd->n_fields; i++)
 		debug_field(m, hd, i);
+
+	hist_actions_show_debug(m, hd);
 }
 

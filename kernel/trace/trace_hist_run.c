@@ -28,6 +28,8 @@
 struct hist_key_bufs {
 	local_t	depth;
 	u8	buf[HIST_KEY_NEST_MAX][HIST_KEY_SIZE_MAX] __aligned(8);
+	u64	refs[HIST_KEY_NEST_MAX][HIST_VAR_REFS_MAX];
+	u64	params[HIST_KEY_NEST_MAX][HIST_PARAMS_MAX];
 };
 
 static DEFINE_PER_CPU(struct hist_key_bufs, hist_key_bufs);
@@ -65,17 +67,15 @@ static u64 log2_bucket(u64 val)
 	return bits == 64 ? 0 : bits;
 }
 
-static u64 field_value(struct hist_field *f, struct trace_buffer *buffer,
-		       void *rec, struct ring_buffer_event *rbe);
+static u64 field_value(struct hist_field *f, struct hist_run *run);
 
-static u64 op_value(struct hist_field *f, struct trace_buffer *buffer,
-		    void *rec, struct ring_buffer_event *rbe)
+static u64 op_value(struct hist_field *f, struct hist_run *run)
 {
-	u64 a = field_value(f->operands[0], buffer, rec, rbe);
+	u64 a = field_value(f->operands[0], run);
 	u64 b = 0;
 
 	if (f->operands[1])
-		b = field_value(f->operands[1], buffer, rec, rbe);
+		b = field_value(f->operands[1], run);
 	return hist_apply_op(f, a, b);
 }
 
@@ -90,8 +90,7 @@ static u64 timestamp(struct hist_field *f, struct trace_buffer *buffer,
 }
 
 /* The numeric value of a field; strings and stacks yield 0. */
-static u64 field_value(struct hist_field *f, struct trace_buffer *buffer,
-		       void *rec, struct ring_buffer_event *rbe)
+static u64 field_value(struct hist_field *f, struct hist_run *run)
 {
 	u64 val;
 
@@ -101,14 +100,16 @@ static u64 field_value(struct hist_field *f, struct trace_buffer *buffer,
 	case HIST_KIND_CONST:
 		return f->constant;
 	case HIST_KIND_S8 ... HIST_KIND_U64:
-		val = read_num(rec + f->offset, f->kind);
+		val = read_num(run->rec + f->offset, f->kind);
 		break;
 	case HIST_KIND_TIMESTAMP:
-		return timestamp(f, buffer, rbe);
+		return timestamp(f, run->buffer, run->rbe);
 	case HIST_KIND_CPU:
 		return raw_smp_processor_id();
 	case HIST_KIND_PLUS ... HIST_KIND_NEG:
-		return op_value(f, buffer, rec, rbe);
+		return op_value(f, run);
+	case HIST_KIND_VAR_REF:
+		return run->refs[f->var_ref_idx];
 	default:
 		return 0;
 	}
@@ -133,24 +134,25 @@ static void key_string(u8 *dst, unsigned int size, const char *src,
 	memset(dst + n, 0, size - n);
 }
 
-static void key_part(struct hist_field *f, u8 *dst,
-		     struct trace_buffer *buffer, void *rec,
-		     struct ring_buffer_event *rbe)
+/* @room: bytes available at @dst (the key part size for keys) */
+static void key_part(struct hist_field *f, u8 *dst, unsigned int room,
+		     struct hist_run *run)
 {
+	void *rec = run->rec;
 	u32 loc;
 
 	switch (f->kind) {
 	case HIST_KIND_STR_FIXED:
-		key_string(dst, f->key_size, rec + f->offset, f->size);
+		key_string(dst, room, rec + f->offset, f->size);
 		return;
 	case HIST_KIND_STR_DYN:
 		loc = *(u32 *)(rec + f->offset);
-		key_string(dst, f->key_size, rec + (loc & 0xffff),
+		key_string(dst, room, rec + (loc & 0xffff),
 			   min(loc >> 16, f->size - 1));
 		return;
 	case HIST_KIND_STR_RELDYN:
 		loc = *(u32 *)(rec + f->offset);
-		key_string(dst, f->key_size, rec + f->offset + sizeof(u32) +
+		key_string(dst, room, rec + f->offset + sizeof(u32) +
 			   (loc & 0xffff), min(loc >> 16, f->size - 1));
 		return;
 	case HIST_KIND_STR_PTR: {
@@ -158,10 +160,10 @@ static void key_part(struct hist_field *f, u8 *dst,
 		const char *src = *(const char **)(rec + f->offset);
 		long n = src ? strncpy_from_kernel_nofault(dst, src, f->size) : 0;
 
-		/* f->size < f->key_size: a NUL always follows */
+		/* f->size < room: a NUL always follows */
 		if (n < 0)
 			n = 0;
-		memset(dst + n, 0, f->key_size - n);
+		memset(dst + n, 0, room - n);
 		return;
 	}
 	case HIST_KIND_STACK_FIELD: {
@@ -184,23 +186,70 @@ static void key_part(struct hist_field *f, u8 *dst,
 		return;
 	}
 	default:
-		*(u64 *)dst = field_value(f, buffer, rec, rbe);
+		*(u64 *)dst = field_value(f, run);
 	}
 }
 
 /**
- * hist_field_value - compute a value field for one event
- * @field: the field
- * @buffer: the buffer the event was reserved in
- * @rec: the event record
- * @rbe: the ring buffer event (for its timestamp)
+ * hist_run_value - compute a numeric field for one event
+ * @f: the field
+ * @run: the event
  *
  * Return: the value, sign-extended to 64 bits for signed fields.
  */
-u64 hist_field_value(struct hist_field *field, struct trace_buffer *buffer,
-		     void *rec, struct ring_buffer_event *rbe)
+u64 hist_run_value(struct hist_field *f, struct hist_run *run)
 {
-	return field_value(field, buffer, rec, rbe);
+	return field_value(f, run);
+}
+
+/**
+ * hist_run_set_var - set a variable of the event's entry
+ * @f: the variable
+ * @run: the event and its entry
+ *
+ * A string or stack is copied into the entry's storage and the variable
+ * holds the address of the copy.
+ */
+void hist_run_set_var(struct hist_field *f, struct hist_run *run)
+{
+	u64 val;
+
+	if (f->elt_slot >= 0) {
+		u8 *slot = hist_elt_slot(run->elt, f->elt_slot);
+		key_part(f, slot, HIST_VAR_STR_SIZE, run);
+		val = (u64)(unsigned long)slot;
+	} else {
+		val = field_value(f, run);
+	}
+	tracing_map_set_var(run->elt, f->var_idx, val);
+}
+
+/*
+ * Fill run->refs with the variables other histograms (@self false) or
+ * this one (@self true) hold for the key.  Fails if one is missing.
+ */
+static bool resolve_refs(struct hist_data *hd, struct hist_run *run,
+			 bool self)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_var_refs; i++) {
+		struct hist_field *ref = hd->var_refs[i];
+		struct tracing_map_elt *elt;
+
+		if ((ref->var_hd == hd) != self)
+			continue;
+		elt = self ? run->elt : tracing_map_lookup(ref->var_hd->map,
+							    run->key);
+		if (!elt || !tracing_map_var_set(elt, ref->var_idx))
+			return false;
+		if (ref->read_once && !self)
+			run->refs[i] = tracing_map_read_var_once(elt,
+								 ref->var_idx);
+		else
+			run->refs[i] = tracing_map_read_var(elt, ref->var_idx);
+	}
+	return true;
 }
 
 /**
@@ -209,45 +258,59 @@ u64 hist_field_value(struct hist_field *field, struct trace_buffer *buffer,
  * @buffer: the buffer the event was reserved in
  * @rec: the event record
  * @rbe: the ring buffer event
+ *
+ * References to other histograms' variables are resolved first; if one
+ * is missing the event is dropped.  Then the entry is updated: sums,
+ * variables, field variables.  Last the actions run, with this
+ * histogram's own variables resolved too.
  */
 void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 		      void *rec, struct ring_buffer_event *rbe)
 {
+	struct hist_run run = {
+		.buffer = buffer,
+		.rec = rec,
+		.rbe = rbe,
+	};
 	struct hist_key_bufs *kb;
-	struct tracing_map_elt *elt;
 	unsigned int i;
 	long depth;
-	u8 *key;
 
 	preempt_disable_notrace();
 	kb = this_cpu_ptr(&hist_key_bufs);
 	depth = local_inc_return(&kb->depth) - 1;
 	if (unlikely(depth >= HIST_KEY_NEST_MAX))
 		goto out;
-	key = kb->buf[depth];
+	run.key = kb->buf[depth];
+	run.refs = kb->refs[depth];
+	run.params = kb->params[depth];
 
 	for (i = hist_first_key(hd); i < hd->n_fields; i++) {
 		struct hist_field *f = hd->fields[i];
 
-		key_part(f, key + f->key_offset, buffer, rec, rbe);
+		key_part(f, run.key + f->key_offset, f->key_size, &run);
 	}
 
-	elt = tracing_map_insert(hd->map, key);
-	if (!elt)
+	if (hd->n_var_refs && !resolve_refs(hd, &run, false))
+		goto out;
+
+	run.elt = tracing_map_insert(hd->map, run.key);
+	if (!run.elt)
 		goto out;
 
 	for (i = 0; i < hd->n_vals; i++) {
 		struct hist_field *f = hd->fields[i];
 
-		tracing_map_update_sum(elt, f->map_idx,
-				       field_value(f, buffer, rec, rbe));
+		tracing_map_update_sum(run.elt, f->map_idx,
+				       field_value(f, &run));
 	}
-	for (i = hd->n_vals; i < hd->n_vals + hd->n_vars; i++) {
-		struct hist_field *f = hd->fields[i];
+	for (i = hd->n_vals; i < hd->n_vals + hd->n_vars; i++)
+		hist_run_set_var(hd->fields[i], &run);
+	for (i = 0; i < hd->n_field_vars; i++)
+		hist_run_set_var(hd->field_vars[i], &run);
 
-		tracing_map_set_var(elt, f->var_idx,
-				    field_value(f, buffer, rec, rbe));
-	}
+	if (hd->n_actions && resolve_refs(hd, &run, true))
+		hist_run_actions(hd, &run);
 out:
 	local_dec(&kb->depth);
 	preempt_enable_notrace();

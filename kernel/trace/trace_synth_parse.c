@@ -143,16 +143,26 @@ void synth_def_free(struct synth_def *def)
 }
 
 /**
- * synth_fields_equal - compare two fields by canonical type and name
+ * synth_fields_equal - compare two fields by type and name
  * @a: first field
  * @b: second field
+ *
+ * Numbers of the same size and signedness count as the same type, so
+ * that "u64 x" names the field declared "unsigned long x".
  *
  * Return: true if both have the same type and name.
  */
 bool synth_fields_equal(const struct synth_field *a,
 			const struct synth_field *b)
 {
-	return !strcmp(a->type, b->type) && !strcmp(a->name, b->name);
+	if (strcmp(a->name, b->name))
+		return false;
+	if (!strcmp(a->type, b->type))
+		return true;
+	/* "u64" and "unsigned long" are one type on 64-bit, say */
+	return a->kind == SYNTH_FIELD_NUM && b->kind == SYNTH_FIELD_NUM &&
+	       a->size == b->size && a->is_signed == b->is_signed &&
+	       !a->is_gfp && !b->is_gfp;
 }
 
 /* Array suffixes besides "[N]", N > 0, as synth_split_array() reports them. */

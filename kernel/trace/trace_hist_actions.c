@@ -1,0 +1,723 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hist trigger handlers and actions: "onX(...).action(...)" clauses.
+ *
+ * A handler decides when an action runs, once the event has updated its
+ * histogram entry and every reference is resolved:
+ *
+ *   onmatch(system.event)  on every such update; the references are
+ *                          typically variables of that event's histogram
+ *   onmax($var)            when $var exceeds the maximum kept in the entry
+ *   onchange($var)         when $var differs from the value kept in the
+ *                          entry
+ *
+ * The actions:
+ *
+ *   trace(synth, params)   emit the synthetic event "synth"; each param is
+ *                          a variable ($name), or an event field which
+ *                          then becomes a field variable
+ *                          (trace_hist_vars.c).  "synth(params)" is the
+ *                          older spelling of the same.
+ *   save(fields)           keep those fields of the event in the entry,
+ *                          printed under it in the hist file
+ *   snapshot()             swap the trace buffer into the snapshot buffer
+ *                          (a conditional snapshot: only when the
+ *                          triggering value beats the last one taken)
+ *
+ * Everything is resolved when the trigger is created; at run time an
+ * action reads values from the per-CPU array of resolved references.
+ */
+#include <linux/kernel.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_hist.h"
+
+/**
+ * struct hist_snapshot - what the last snapshot of a histogram was for
+ * @hd: the histogram
+ * @action: the snapshot() action
+ * @val: the triggering value
+ * @taken: a snapshot was taken
+ * @key: the key of the entry that triggered it
+ */
+struct hist_snapshot {
+	struct hist_data	*hd;
+	struct hist_action	*action;
+	u64			val;
+	bool			taken;
+	u8			key[HIST_KEY_SIZE_MAX] __aligned(8);
+};
+
+/* The candidate passed through tracing_snapshot_cond(). */
+struct hist_snapshot_try {
+	struct hist_snapshot	*snap;
+	u64			val;
+	void			*key;
+};
+
+static bool beats(enum hist_handler handler, u64 val, u64 old)
+{
+	return handler == HIST_ON_MAX ? val > old : val != old;
+}
+
+/* Called by the tracing core, under its snapshot lock, before swapping. */
+static bool snapshot_update(struct trace_array *tr, void *cond_data)
+{
+	struct hist_snapshot_try *try = cond_data;
+	struct hist_snapshot *snap = try->snap;
+
+	if (snap->taken && !beats(snap->action->handler, try->val, snap->val))
+		return false;
+	snap->val = try->val;
+	memcpy(snap->key, try->key, snap->hd->key_size);
+	snap->taken = true;
+	return true;
+}
+
+static void do_action(struct hist_data *hd, struct hist_action *a,
+		      struct hist_run *run, u64 val)
+{
+	unsigned int i;
+
+	switch (a->act) {
+	case HIST_ACT_TRACE:
+		for (i = 0; i < a->n_params; i++)
+			run->params[i] = run->refs[a->param_refs[i]];
+		synth_event_emit_all(a->synth, run->params, a->n_params);
+		break;
+	case HIST_ACT_SAVE:
+		for (i = 0; i < hd->n_save_vars; i++)
+			hist_run_set_var(hd->save_vars[i], run);
+		break;
+	case HIST_ACT_SNAPSHOT: {
+		struct hist_snapshot_try try = {
+			.snap = a->snap,
+			.val = val,
+			.key = run->key,
+		};
+
+		tracing_snapshot_cond(hd->event_file->tr, &try);
+		break;
+	}
+	}
+}
+
+/**
+ * hist_run_actions - run the actions of a histogram for one event
+ * @hd: the histogram
+ * @run: the event, its entry and resolved references
+ *
+ * Context: the event's context (any, NMI included).
+ */
+void hist_run_actions(struct hist_data *hd, struct hist_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *a = hd->actions[i];
+		u64 val = 0, old;
+
+		if (a->handler != HIST_ON_MATCH) {
+			val = run->refs[a->track_ref->var_ref_idx];
+			old = tracing_map_read_var(run->elt,
+						   a->track_var->var_idx);
+			if (!beats(a->handler, val, old))
+				continue;
+			tracing_map_set_var(run->elt, a->track_var->var_idx,
+					    val);
+		}
+		do_action(hd, a, run, val);
+	}
+}
+
+/* ---- creation ---- */
+
+static void action_free(struct hist_action *a)
+{
+	if (!a)
+		return;
+	synth_event_put(a->synth);
+	hist_field_destroy(a->track_ref);
+	hist_field_destroy(a->track_var);
+	kfree(a->snap);
+	kfree(a->match_system);
+	kfree(a->match_event);
+	kfree(a->text);
+	kfree(a);
+}
+
+/* Can a value of @p fill the synthetic field @sf? */
+static bool param_fits(const struct hist_field *p, const struct synth_field *sf)
+{
+	bool is_str = p->flags & HIST_FIELD_FL_STRING;
+	bool is_stack = p->flags & HIST_FIELD_FL_STACKTRACE;
+
+	switch (sf->kind) {
+	case SYNTH_FIELD_STR:
+	case SYNTH_FIELD_DYNSTR:
+		return is_str;
+	case SYNTH_FIELD_STACK:
+		return is_stack;
+	default:
+		break;
+	}
+	if (is_str || is_stack)
+		return false;
+	if (p->type && !strcmp(p->type, sf->type))
+		return true;
+	return p->size == sf->size && p->is_signed == sf->is_signed;
+}
+
+/* One trace() parameter: a reference to a variable or a field variable. */
+static struct hist_field *trace_param(struct hist_data *hd,
+				      struct hist_action *a, char *param)
+{
+	struct trace_event_call *call = hd->event_file->event_call;
+	struct hist_field *f;
+	char *dollar = strchr(param, '$');
+	char *qualified;
+
+	if (dollar) {
+		char *system = NULL, *event = NULL;
+
+		if (dollar != param) {
+			if (dollar[-1] != '.')
+				goto invalid;
+			dollar[-1] = '\0';
+			event = strrchr(param, '.');
+			if (!event)
+				goto invalid;
+			*event++ = '\0';
+			system = param;
+		}
+		return hist_var_ref_create(hd, system, event, dollar + 1, true);
+	}
+	if (!isalpha(*param) && *param != '_')
+		goto invalid;
+
+	/* a field this event lacks may be one of the matching event's */
+	if (!strchr(param, '.') && a->handler == HIST_ON_MATCH &&
+	    !trace_find_event_field(call, param) &&
+	    !hist_find_var(hd, param)) {
+		qualified = kasprintf(GFP_KERNEL, "%s.%s.%s", a->match_system,
+				      a->match_event, param);
+		if (!qualified)
+			return NULL;
+		f = hist_field_var_create(hd, qualified, false);
+		kfree(qualified);
+		return f;
+	}
+	return hist_field_var_create(hd, param, false);
+invalid:
+	hist_log(hd, HIST_ERR_INVALID_PARAM, param);
+	return NULL;
+}
+
+static int create_trace(struct hist_data *hd, struct hist_action *a,
+			const char *synth, char *params)
+{
+	struct hist_field *refs[HIST_PARAMS_MAX];
+	unsigned int n = 0, i;
+	char *p;
+	int ret = -EINVAL;
+
+	while (params && (p = strsep(&params, ",")) != NULL) {
+		p = strim(p);
+		if (!*p)
+			continue;
+		if (n == HIST_PARAMS_MAX) {
+			hist_log(hd, HIST_ERR_TOO_MANY_PARAMS, p);
+			goto out;
+		}
+		refs[n] = trace_param(hd, a, p);
+		if (!refs[n])
+			goto out;
+		n++;
+	}
+
+	a->synth = synth_event_find_get(synth);
+	if (!a->synth) {
+		hist_log(hd, HIST_ERR_SYNTH_EVENT_NOT_FOUND, synth);
+		goto out;
+	}
+	if (n != a->synth->n_fields) {
+		hist_log(hd, HIST_ERR_SYNTH_COUNT_MISMATCH, synth);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (!param_fits(refs[i], a->synth->fields[i])) {
+			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH,
+				 refs[i]->name);
+			goto out;
+		}
+		a->param_refs[i] = refs[i]->var_ref_idx;
+	}
+	a->n_params = n;
+	ret = 0;
+out:
+	for (i = 0; i < n; i++)
+		hist_field_destroy(refs[i]);
+	return ret;
+}
+
+static int create_save(struct hist_data *hd, char *params)
+{
+	unsigned int n = 0;
+	char *p;
+
+	if (hd->n_save_vars) {
+		hist_log(hd, HIST_ERR_TOO_MANY_SAVE_ACTIONS, NULL);
+		return -EINVAL;
+	}
+	while (params && (p = strsep(&params, ",")) != NULL) {
+		p = strim(p);
+		if (!*p)
+			continue;
+		if (!hist_field_var_create(hd, p, true))
+			return -EINVAL;
+		n++;
+	}
+	if (!n) {
+		hist_log(hd, HIST_ERR_NO_SAVE_PARAMS, NULL);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "system.event" of onmatch() */
+static int create_match(struct hist_data *hd, struct hist_action *a,
+			char *arg)
+{
+	char *dot = strchr(arg, '.');
+
+	if (!dot) {
+		hist_log(hd, HIST_ERR_SUBSYS_NOT_FOUND, arg);
+		return -EINVAL;
+	}
+	*dot = '\0';
+	a->match_system = kstrdup(arg, GFP_KERNEL);
+	a->match_event = kstrdup(dot + 1, GFP_KERNEL);
+	*dot = '.';
+	if (!a->match_system || !a->match_event)
+		return -ENOMEM;
+	if (!hist_find_file(hd->event_file->tr, a->match_system,
+			    a->match_event)) {
+		hist_log(hd, HIST_ERR_INVALID_SUBSYS_EVENT, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "$var" of onmax()/onchange(): a variable of this histogram */
+static int create_track(struct hist_data *hd, struct hist_action *a,
+			char *arg)
+{
+	const char *name = a->handler == HIST_ON_MAX ? "__max" : "__change";
+	struct hist_field *var;
+	int ret;
+
+	if (*arg != '$') {
+		hist_log(hd, HIST_ERR_ONX_NOT_VAR, arg);
+		return -EINVAL;
+	}
+	var = hist_find_var(hd, arg + 1);
+	if (!var) {
+		hist_log(hd, HIST_ERR_ONX_VAR_NOT_FOUND, arg + 1);
+		return -EINVAL;
+	}
+	a->track_ref = hist_var_ref_create(hd, NULL, NULL, arg + 1, false);
+	if (!a->track_ref)
+		return -ENOMEM;
+
+	a->track_var = kzalloc(sizeof(*a->track_var), GFP_KERNEL);
+	if (!a->track_var)
+		return -ENOMEM;
+	a->track_var->kind = HIST_KIND_U64;
+	a->track_var->type = "u64";
+	a->track_var->size = sizeof(u64);
+	a->track_var->elt_slot = -1;
+	ret = hist_var_init(hd, a->track_var, name);
+	if (ret) {
+		hist_log(hd, HIST_ERR_ONX_VAR_CREATE_FAIL, arg);
+		return ret == -E2BIG ? -EINVAL : ret;
+	}
+	return 0;
+}
+
+/*
+ * Split "handler(arg).action(params)" in place.  The closing parentheses
+ * must be there; the action part may be missing (reported by the caller).
+ */
+static int split_action(struct hist_data *hd, char *s, char **arg,
+			char **action, char **params)
+{
+	char *open = strchr(s, '('), *close;
+
+	*arg = open + 1;
+	close = strchr(*arg, ')');
+	if (!close) {
+		hist_log(hd, HIST_ERR_NO_CLOSING_PAREN, *arg);
+		return -EINVAL;
+	}
+	*close = '\0';
+	*action = NULL;
+	*params = NULL;
+	if (close[1] != '.' || !close[2])
+		return 0;
+	*action = close + 2;
+	open = strchr(*action, '(');
+	if (!open)
+		return 0;
+	*open = '\0';
+	*params = open + 1;
+	close = strrchr(*params, ')');
+	if (!close || close[1]) {
+		hist_log(hd, HIST_ERR_NO_CLOSING_PAREN, *params);
+		return -EINVAL;
+	}
+	*close = '\0';
+	return 0;
+}
+
+static int action_create(struct hist_data *hd, const char *text)
+{
+	struct hist_action *a;
+	char *buf, *arg, *act, *params;
+	int ret = -ENOMEM;
+
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	a->text = kstrdup(text, GFP_KERNEL);
+	buf = kstrdup(text, GFP_KERNEL);
+	if (!a->text || !buf)
+		goto out;
+
+	if (str_has_prefix(buf, "onmatch("))
+		a->handler = HIST_ON_MATCH;
+	else if (str_has_prefix(buf, "onmax("))
+		a->handler = HIST_ON_MAX;
+	else if (str_has_prefix(buf, "onchange("))
+		a->handler = HIST_ON_CHANGE;
+	else {
+		hist_log(hd, HIST_ERR_ACTION_NOT_FOUND, text);
+		ret = -EINVAL;
+		goto out;
+	}
+
+	ret = split_action(hd, buf, &arg, &act, &params);
+	if (ret)
+		goto out;
+	if (a->handler == HIST_ON_MATCH)
+		ret = create_match(hd, a, arg);
+	else
+		ret = create_track(hd, a, arg);
+	if (ret)
+		goto out;
+
+	ret = -EINVAL;
+	if (!act || !params) {
+		hist_log(hd, HIST_ERR_ACTION_NOT_FOUND, text);
+		goto out;
+	}
+	if (!strcmp(act, "save") || !strcmp(act, "snapshot")) {
+		if (a->handler == HIST_ON_MATCH) {
+			hist_log(hd, HIST_ERR_ACTION_MISMATCH, act);
+			goto out;
+		}
+		if (!strcmp(act, "save")) {
+			a->act = HIST_ACT_SAVE;
+			ret = create_save(hd, params);
+		} else {
+			a->act = HIST_ACT_SNAPSHOT;
+			a->snap = kzalloc(sizeof(*a->snap), GFP_KERNEL);
+			ret = a->snap ? 0 : -ENOMEM;
+			if (a->snap) {
+				a->snap->hd = hd;
+				a->snap->action = a;
+			}
+		}
+	} else if (!strcmp(act, "trace")) {
+		char *synth = strsep(&params, ",");
+
+		a->act = HIST_ACT_TRACE;
+		synth = strim(synth);
+		if (!*synth) {
+			hist_log(hd, HIST_ERR_SYNTH_EVENT_NOT_FOUND, text);
+			goto out;
+		}
+		ret = create_trace(hd, a, synth, params);
+	} else {
+		/* the older form: the synthetic event's name is the action */
+		a->act = HIST_ACT_TRACE;
+		ret = create_trace(hd, a, act, params);
+	}
+	if (ret)
+		goto out;
+
+	hd->actions[hd->n_actions++] = a;
+	a = NULL;
+out:
+	kfree(buf);
+	action_free(a);
+	return ret;
+}
+
+/**
+ * hist_actions_create - bind the handler.action() clauses of a histogram
+ * @hd: the histogram being built, fields already created
+ *
+ * Return: 0 or a negative errno (the reason is in error_log).
+ */
+int hist_actions_create(struct hist_data *hd)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < hd->spec.n_actions; i++) {
+		ret = action_create(hd, hd->spec.actions[i].str);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * hist_actions_destroy - free the actions of a histogram
+ * @hd: the histogram
+ */
+void hist_actions_destroy(struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++)
+		action_free(hd->actions[i]);
+	hd->n_actions = 0;
+}
+
+/**
+ * hist_actions_register - arm what the actions need once the trigger is live
+ * @hd: the histogram
+ *
+ * Return: 0 or a negative errno (snapshot not available or in use).
+ */
+int hist_actions_register(struct hist_data *hd)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *a = hd->actions[i];
+
+		if (a->act != HIST_ACT_SNAPSHOT)
+			continue;
+		ret = tracing_snapshot_cond_enable(hd->event_file->tr,
+						   a->snap, snapshot_update);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * hist_actions_unregister - undo hist_actions_register()
+ * @hd: the histogram
+ */
+void hist_actions_unregister(struct hist_data *hd)
+{
+	struct trace_array *tr = hd->event_file->tr;
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *a = hd->actions[i];
+
+		if (a->act == HIST_ACT_SNAPSHOT &&
+		    tracing_cond_snapshot_data(tr) == a->snap)
+			tracing_snapshot_cond_disable(tr);
+	}
+}
+
+/**
+ * hist_actions_same - whether two histograms have the same actions
+ * @a: one
+ * @b: the other
+ */
+bool hist_actions_same(struct hist_data *a, struct hist_data *b)
+{
+	unsigned int i;
+
+	if (a->spec.n_actions != b->spec.n_actions)
+		return false;
+	for (i = 0; i < a->spec.n_actions; i++)
+		if (strcmp(a->spec.actions[i].str, b->spec.actions[i].str))
+			return false;
+	return true;
+}
+
+/* ---- output ---- */
+
+/**
+ * hist_actions_print - the clauses, as the trigger file shows them
+ * @m: where to
+ * @hd: the histogram
+ */
+void hist_actions_print(struct seq_file *m, struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++)
+		seq_printf(m, ":%s", hd->actions[i]->text);
+}
+
+/**
+ * hist_actions_show_entry - what onmax()/onchange() keep in an entry
+ * @m: where to
+ * @hd: the histogram
+ * @elt: the entry
+ */
+void hist_actions_show_entry(struct seq_file *m, struct hist_data *hd,
+			     struct tracing_map_elt *elt)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *a = hd->actions[i];
+		u64 track;
+
+		if (a->handler == HIST_ON_MATCH)
+			continue;
+		track = tracing_map_read_var(elt, a->track_var->var_idx);
+		seq_printf(m, "\n\t%s: %10llu",
+			   a->handler == HIST_ON_MAX ? "max" : "changed",
+			   track);
+		if (a->act == HIST_ACT_SNAPSHOT)
+			continue;
+		for (j = 0; j < hd->n_save_vars; j++) {
+			struct hist_field *f = hd->save_vars[j];
+			u64 v = tracing_map_read_var(elt, f->var_idx);
+
+			if (hist_field_is_string(f))
+				seq_printf(m, "  %s: %-32s", f->var_name,
+					   v ? (char *)(unsigned long)v : "");
+			else
+				seq_printf(m, "  %s: %10llu", f->var_name, v);
+		}
+	}
+}
+
+/**
+ * hist_actions_show_snapshot - the "Snapshot taken" note of the hist file
+ * @m: where to
+ * @hd: the histogram
+ */
+void hist_actions_show_snapshot(struct seq_file *m, struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *a = hd->actions[i];
+		char *handler;
+
+		if (a->act != HIST_ACT_SNAPSHOT || !a->snap->taken)
+			continue;
+		handler = kstrdup(a->text, GFP_KERNEL);
+		if (!handler)
+			return;
+		strreplace(handler, ')', '\0');
+		strreplace(handler, '(', '\0');
+		seq_puts(m, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
+		seq_printf(m, "\ttriggering value { %s(%s) }: %10llu\n",
+			   handler, a->track_ref->name, a->snap->val);
+		seq_puts(m, "\ttriggered by event with key: ");
+		hist_print_key(m, hd, a->snap->key, NULL);
+		seq_putc(m, '\n');
+		kfree(handler);
+	}
+}
+
+/* ---- hist_debug ---- */
+
+static void debug_ref(struct seq_file *m, const char *what, unsigned int i,
+		      struct hist_field *ref)
+{
+	seq_printf(m, "\n    hist_data->%s[%u]:\n", what, i);
+	seq_puts(m, "      flags:\n        HIST_FIELD_FL_VAR_REF\n");
+	seq_printf(m, "      name: %s\n", ref->name);
+	seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
+		   ref->var_idx);
+	seq_printf(m, "      var.hist_data: %p\n", ref->var_hd);
+	seq_printf(m, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
+		   ref->var_ref_idx);
+	seq_printf(m, "      type: %s\n", ref->type ? ref->type : "");
+	seq_printf(m, "      size: %u\n", ref->size);
+	seq_printf(m, "      is_signed: %d\n", ref->is_signed);
+}
+
+static void debug_var(struct seq_file *m, const char *what, unsigned int i,
+		      struct hist_field *f)
+{
+	seq_printf(m, "\n    hist_data->%s[%u]:\n", what, i);
+	seq_printf(m, "\n      %s[%u].var:\n", what, i);
+	seq_puts(m, "        flags:\n          HIST_FIELD_FL_VAR\n");
+	seq_printf(m, "        var.name: %s\n", f->var_name);
+	seq_printf(m, "        var.idx (into tracing_map_elt.vars[]): %d\n",
+		   f->var_idx);
+	seq_printf(m, "\n      %s[%u].val:\n", what, i);
+	if (f->event_field)
+		seq_printf(m, "        ftrace_event_field name: %s\n",
+			   f->event_field->name);
+	seq_printf(m, "        type: %s\n", f->type ? f->type : "");
+	seq_printf(m, "        size: %u\n", f->size);
+	seq_printf(m, "        is_signed: %d\n", f->is_signed);
+}
+
+/**
+ * hist_actions_show_debug - the hist_debug sections past the fields
+ * @m: where to
+ * @hd: the histogram
+ */
+void hist_actions_show_debug(struct seq_file *m, struct hist_data *hd)
+{
+	unsigned int i;
+
+	if (hd->n_var_refs)
+		seq_puts(m, "\n  variable reference fields:\n");
+	for (i = 0; i < hd->n_var_refs; i++)
+		debug_ref(m, "var_refs", i, hd->var_refs[i]);
+
+	if (hd->n_field_vars)
+		seq_puts(m, "\n  field variables:\n");
+	for (i = 0; i < hd->n_field_vars; i++)
+		debug_var(m, "field_vars", i, hd->field_vars[i]);
+
+	if (hd->n_actions)
+		seq_puts(m, "\n  action tracking variables (for onmax()/onchange()/onmatch()):\n");
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *a = hd->actions[i];
+
+		if (a->handler == HIST_ON_MATCH) {
+			seq_printf(m, "\n    hist_data->actions[%u].match_data.event_system: %s\n",
+				   i, a->match_system);
+			seq_printf(m, "    hist_data->actions[%u].match_data.event: %s\n",
+				   i, a->match_event);
+			continue;
+		}
+		seq_printf(m, "\n    hist_data->actions[%u].track_data.var_ref:\n",
+			   i);
+		debug_ref(m, "var_refs", a->track_ref->var_ref_idx,
+			  hd->var_refs[a->track_ref->var_ref_idx]);
+		seq_printf(m, "\n    hist_data->actions[%u].track_data.track_var:\n",
+			   i);
+		seq_printf(m, "      flags:\n        HIST_FIELD_FL_VAR\n");
+		seq_printf(m, "      var.name: %s\n", a->track_var->var_name);
+		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
+			   a->track_var->var_idx);
+	}
+
+	if (hd->n_save_vars)
+		seq_puts(m, "\n  save action variables (save() params):\n");
+	for (i = 0; i < hd->n_save_vars; i++)
+		debug_var(m, "save_vars", i, hd->save_vars[i]);
+}

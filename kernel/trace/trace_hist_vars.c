@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hist trigger variables and references to them.
+ *
+ * A variable is a per-entry slot of a histogram's tracing_map, set by
+ * every event the histogram aggregates ("ts0=common_timestamp").  A
+ * reference "$ts0" in another trigger reads the slot of the entry with
+ * the same key: before that trigger updates its own map, each reference
+ * is resolved once into a per-CPU array of values, and the hot path only
+ * indexes that array.  If a referenced entry or variable is missing the
+ * event is not aggregated at all.  A reference used inside an expression
+ * consumes the variable (it reads as unset afterwards), so that a
+ * latency is computed once per start event.
+ *
+ * References are made when the trigger is created and are resolved by
+ * name: a qualified "system.event.$name" names the event, a bare "$name"
+ * is looked up in the trigger itself, then among the triggers of its own
+ * event, then among all hist triggers of the trace instance, where it
+ * must be unique.  Every reference pins the defining histogram:
+ * &hist_data.referrers counts them, and a trigger with referrers cannot
+ * be removed.
+ *
+ * Field variables turn event fields named as trace() or save()
+ * parameters into variables.  A field that only the onmatch() event has
+ * gets a helper histogram on that event: the same keys and filter as the
+ * histogram found there, and one variable "synthetic_<field>".  It lives
+ * as long as triggers reference it.
+ *
+ * String and stack variables are copied into per-element storage (see
+ * &struct hist_elt_data); the variable holds the address of the copy.
+ *
+ * Everything here runs at trigger creation or removal, under event_mutex.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_hist.h"
+
+/**
+ * hist_find_file - an event of a trace instance, by system and name
+ * @tr: the instance
+ * @system: the event's system
+ * @event: the event's name
+ *
+ * Unlike find_event_file(), this finds the ftrace internal events too
+ * (ftrace.print is a common start or end event).
+ *
+ * Return: the event file or NULL.
+ */
+struct trace_event_file *hist_find_file(struct trace_array *tr,
+					const char *system, const char *event)
+{
+	struct trace_event_file *file;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(file, &tr->events, list) {
+		struct trace_event_call *call = file->event_call;
+
+		if (!strcmp(call->class->system, system) &&
+		    !strcmp(trace_event_name(call), event))
+			return file;
+	}
+	return NULL;
+}
+
+/**
+ * hist_find_var - a variable defined by a histogram
+ * @hd: the histogram
+ * @name: the variable name
+ *
+ * Return: the variable's field or NULL.
+ */
+struct hist_field *hist_find_var(struct hist_data *hd, const char *name)
+{
+	unsigned int i;
+
+	for (i = hd->n_vals; i < hd->n_vals + hd->n_vars; i++)
+		if (!strcmp(hd->fields[i]->var_name, name))
+			return hd->fields[i];
+	for (i = 0; i < hd->n_field_vars; i++)
+		if (!strcmp(hd->field_vars[i]->var_name, name))
+			return hd->field_vars[i];
+	return NULL;
+}
+
+/* The first hist trigger of @file, other than @self, defining @name. */
+static struct hist_data *file_var_owner(struct trace_event_file *file,
+					struct hist_data *self,
+					const char *name,
+					struct hist_field **var)
+{
+	struct event_trigger_data *data;
+
+	list_for_each_entry(data, &file->triggers, list) {
+		struct hist_data *hd = data->private_data;
+
+		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST ||
+		    hd == self)
+			continue;
+		*var = hist_find_var(hd, name);
+		if (*var)
+			return hd;
+	}
+	return NULL;
+}
+
+/*
+ * Find the histogram defining @name as seen from @hd.  Sets *@ambiguous
+ * when a bare name is defined on more than one other event.
+ */
+static struct hist_data *find_var_owner(struct hist_data *hd,
+					const char *system, const char *event,
+					const char *name, struct hist_field **var,
+					bool *ambiguous)
+{
+	struct trace_event_file *file = hd->event_file;
+	struct trace_array *tr = file->tr;
+	struct hist_data *found = NULL, *owner;
+	struct hist_field *v;
+
+	lockdep_assert_held(&event_mutex);
+	*ambiguous = false;
+
+	if (system) {
+		file = hist_find_file(tr, system, event);
+		if (!file)
+			return NULL;
+		if (file == hd->event_file) {
+			*var = hist_find_var(hd, name);
+			if (*var)
+				return hd;
+		}
+		return file_var_owner(file, hd, name, var);
+	}
+
+	*var = hist_find_var(hd, name);
+	if (*var)
+		return hd;
+	owner = file_var_owner(hd->event_file, hd, name, var);
+	if (owner)
+		return owner;
+
+	list_for_each_entry(file, &tr->events, list) {
+		if (file == hd->event_file)
+			continue;
+		owner = file_var_owner(file, hd, name, &v);
+		if (!owner)
+			continue;
+		if (found) {
+			*ambiguous = true;
+			return NULL;
+		}
+		found = owner;
+		*var = v;
+	}
+	return found;
+}
+
+/* Where the hot path finds a variable's value: the same for every use. */
+static struct hist_field *ref_entry(struct hist_data *hd,
+				    struct hist_data *var_hd,
+				    struct hist_field *var)
+{
+	struct hist_field *ref;
+	unsigned int i;
+
+	for (i = 0; i < hd->n_var_refs; i++) {
+		ref = hd->var_refs[i];
+		if (ref->var_hd == var_hd && ref->var_idx == var->var_idx)
+			return ref;
+	}
+	if (hd->n_var_refs == HIST_VAR_REFS_MAX)
+		return ERR_PTR(-E2BIG);
+
+	ref = kzalloc(sizeof(*ref), GFP_KERNEL);
+	if (!ref)
+		return ERR_PTR(-ENOMEM);
+	ref->kind = HIST_KIND_VAR_REF;
+	ref->flags = HIST_FIELD_FL_VAR_REF;
+	ref->elt_slot = -1;
+	ref->name = kstrdup(var->var_name, GFP_KERNEL);
+	if (!ref->name) {
+		kfree(ref);
+		return ERR_PTR(-ENOMEM);
+	}
+	ref->var_hd = var_hd;
+	ref->var_idx = var->var_idx;
+	ref->var_ref_idx = hd->n_var_refs;
+	ref->type = var->type;
+	ref->size = var->size;
+	ref->is_signed = var->is_signed;
+	ref->var_flags = var->var_flags |
+		(var->flags & (HIST_FIELD_FL_TIMESTAMP |
+			       HIST_FIELD_FL_TIMESTAMP_USECS));
+	ref->var_flags |= var->flags & (HIST_FIELD_FL_STRING |
+					HIST_FIELD_FL_STACKTRACE);
+	hd->var_refs[hd->n_var_refs++] = ref;
+	if (var_hd != hd)
+		var_hd->referrers++;
+	return ref;
+}
+
+/**
+ * hist_var_ref_create - a reference to a variable, for an expression
+ * @hd: the histogram being built
+ * @system: system of a qualified reference, or NULL
+ * @event: event of a qualified reference
+ * @name: the variable name, without '$'
+ * @log: report a failure to error_log
+ *
+ * Return: a new field of kind HIST_KIND_VAR_REF, owned by the caller, or
+ * NULL (reported) if there is no such variable.
+ */
+struct hist_field *hist_var_ref_create(struct hist_data *hd,
+				       const char *system, const char *event,
+				       const char *name, bool log)
+{
+	struct hist_field *var = NULL, *entry, *f;
+	struct hist_data *owner;
+	bool ambiguous;
+	char *dollar;
+
+	owner = find_var_owner(hd, system, event, name, &var, &ambiguous);
+	if (!owner) {
+		if (!log)
+			return NULL;
+		if (ambiguous) {
+			hist_log(hd, HIST_ERR_VAR_NOT_UNIQUE, name);
+			return NULL;
+		}
+		hist_log(hd, HIST_ERR_VAR_NOT_FOUND, name);
+		dollar = kasprintf(GFP_KERNEL, "$%s", name);
+		if (dollar)
+			hist_log(hd, HIST_ERR_FIELD_NOT_FOUND, dollar);
+		kfree(dollar);
+		return NULL;
+	}
+
+	entry = ref_entry(hd, owner, var);
+	if (IS_ERR(entry)) {
+		if (log)
+			hist_log(hd, HIST_ERR_TOO_MANY_VARS, name);
+		return NULL;
+	}
+
+	f = kmemdup(entry, sizeof(*entry), GFP_KERNEL);
+	if (!f)
+		return NULL;
+	f->name = kstrdup(entry->name, GFP_KERNEL);
+	f->system = system ? kstrdup(system, GFP_KERNEL) : NULL;
+	f->event_name = system ? kstrdup(event, GFP_KERNEL) : NULL;
+	f->flags |= entry->var_flags & (HIST_FIELD_FL_STRING |
+					HIST_FIELD_FL_STACKTRACE);
+	if (!f->name || (system && (!f->system || !f->event_name))) {
+		hist_field_destroy(f);
+		return NULL;
+	}
+	return f;
+}
+
+/**
+ * hist_var_init - make a field a variable of a histogram
+ * @hd: the histogram
+ * @f: the field (an expression root)
+ * @name: the variable name
+ *
+ * Gives the variable its tracing_map slot and, for strings and stacks,
+ * its per-element copy.
+ *
+ * Return: 0, -E2BIG when the map has no variable slot left, or -ENOMEM.
+ */
+int hist_var_init(struct hist_data *hd, struct hist_field *f,
+		  const char *name)
+{
+	if (hd->n_map_vars == TRACING_MAP_VARS_MAX)
+		return -E2BIG;
+	f->var_name = kstrdup(name, GFP_KERNEL);
+	if (!f->var_name)
+		return -ENOMEM;
+	f->flags |= HIST_FIELD_FL_VAR;
+	f->var_idx = hd->n_map_vars++;
+	if (f->kind == HIST_KIND_VAR_REF) {
+		/* an alias reads the reference's slot; nothing to copy */
+		f->flags |= HIST_FIELD_FL_ALIAS;
+		return 0;
+	}
+	if (f->flags & (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE))
+		f->elt_slot = hd->n_elt_slots++;
+	return 0;
+}
+
+/* A variable of @hd made from the plain field @name of its own event. */
+static struct hist_field *own_field_var(struct hist_data *hd,
+					const char *name, bool save)
+{
+	struct trace_event_call *call = hd->event_file->event_call;
+	struct hist_field *f, **vars = save ? hd->save_vars : hd->field_vars;
+	unsigned int *n = save ? &hd->n_save_vars : &hd->n_field_vars;
+
+	f = hist_field_of_event(call, name);
+	if (IS_ERR_OR_NULL(f))
+		return f;
+	if (*n == HIST_VARS_MAX) {
+		hist_field_destroy(f);
+		hist_log(hd, HIST_ERR_TOO_MANY_FIELD_VARS, name);
+		return ERR_PTR(-EINVAL);
+	}
+	if (hist_var_init(hd, f, name)) {
+		hist_field_destroy(f);
+		hist_log(hd, HIST_ERR_TOO_MANY_VARS, name);
+		return ERR_PTR(-EINVAL);
+	}
+	vars[(*n)++] = f;
+	return f;
+}
+
+/* Do two histograms have keys of the same layout? */
+static bool keys_compatible(struct hist_data *a, struct hist_data *b)
+{
+	unsigned int i, ka = hist_first_key(a), kb = hist_first_key(b);
+
+	if (a->n_keys != b->n_keys || a->key_size != b->key_size)
+		return false;
+	for (i = 0; i < a->n_keys; i++)
+		if (a->fields[ka + i]->key_size != b->fields[kb + i]->key_size)
+			return false;
+	return true;
+}
+
+/*
+ * The helper histogram of @file providing "synthetic_<field>", made if
+ * needed: same keys and filter as the first compatible histogram there.
+ */
+static int helper_for(struct hist_data *hd, struct trace_event_file *file,
+		      const char *field, const char *var_name)
+{
+	struct event_trigger_data *data, *found = NULL;
+	struct hist_data *other;
+	char *text;
+	size_t len;
+	unsigned int i;
+
+	list_for_each_entry(data, &file->triggers, list) {
+		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
+			continue;
+		other = data->private_data;
+		if (!keys_compatible(hd, other))
+			continue;
+		if (other->is_helper && hist_find_var(other, var_name))
+			goto have;
+		if (!found && !other->is_helper)
+			found = data;
+	}
+	if (!found || hd->lookup_only)
+		return -ENOENT;
+
+	other = found->private_data;
+	len = HIST_KEY_SIZE_MAX + 2 * MAX_FILTER_STR_VAL;
+	text = kzalloc(len, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	strlcat(text, "keys=", len);
+	for (i = hist_first_key(other); i < other->n_fields; i++) {
+		if (i > hist_first_key(other))
+			strlcat(text, ",", len);
+		strlcat(text, other->fields[i]->text, len);
+	}
+	snprintf(text + strlen(text), len - strlen(text), ":%s=%s%s%s",
+		 var_name, field, found->filter_str ? " if " : "",
+		 found->filter_str ?: "");
+	data = hist_helper_create(hd, file, text);
+	kfree(text);
+	if (IS_ERR(data))
+		return PTR_ERR(data);
+have:
+	for (i = 0; i < hd->n_helpers; i++)
+		if (hd->helpers[i] == data)
+			return 0;
+	if (hd->n_helpers == HIST_VARS_MAX)
+		return -E2BIG;
+	hd->helpers[hd->n_helpers++] = data;
+	return 0;
+}
+
+/**
+ * hist_field_var_create - a variable for a field named as an action param
+ * @hd: the histogram being built
+ * @text: "field" or "system.event.field" (may be changed)
+ * @save: a save() parameter (own event only, kept in &hist_data.save_vars)
+ *
+ * For trace() parameters the field comes from the trigger's own event or,
+ * failing that, from the onmatch() event @hd->cmd was written for
+ * (passed as "system.event.field" by the caller); the result is a
+ * reference to the variable.  For save() it is the variable itself.
+ *
+ * Return: the field, or NULL (reported to error_log).
+ */
+struct hist_field *hist_field_var_create(struct hist_data *hd,
+					 const char *text, bool save)
+{
+	struct trace_event_call *call = hd->event_file->event_call;
+	const char *system = NULL, *event = NULL, *name = text;
+	char *copy = NULL, *var_name = NULL, *p;
+	struct trace_event_file *file;
+	struct hist_field *f = NULL;
+	int ret;
+
+	if (strchr(text, '.')) {
+		copy = kstrdup(text, GFP_KERNEL);
+		if (!copy)
+			return NULL;
+		p = copy;
+		system = strsep(&p, ".");
+		event = strsep(&p, ".");
+		name = p;
+		if (!name || strchr(name, '.')) {
+			hist_log(hd, HIST_ERR_FIELD_VAR_PARSE_FAIL, text);
+			goto out;
+		}
+		if (!strcmp(system, call->class->system) &&
+		    !strcmp(event, trace_event_name(call)))
+			system = NULL;
+	}
+
+	if (save || !system) {
+		f = hist_find_var(hd, name);
+		if (f && !save && !(f->flags & HIST_FIELD_FL_EXPR) &&
+		    f->event_field)
+			goto ref;
+		f = own_field_var(hd, name, save);
+		if (IS_ERR(f)) {
+			f = NULL;
+			goto out;
+		}
+		if (!f) {
+			hist_log(hd, HIST_ERR_FIELD_VAR_CREATE_FAIL, text);
+			goto out;
+		}
+		if (save)
+			goto out;
+ref:
+		f = hist_var_ref_create(hd, NULL, NULL, f->var_name, true);
+		goto out;
+	}
+
+	/* a field of another event: through a helper histogram there */
+	file = hist_find_file(hd->event_file->tr, system, event);
+	if (!file) {
+		hist_log(hd, HIST_ERR_EVENT_FILE_NOT_FOUND, text);
+		goto out;
+	}
+	if (!trace_find_event_field(file->event_call, (char *)name)) {
+		hist_log(hd, HIST_ERR_FIELD_VAR_CREATE_FAIL, text);
+		goto out;
+	}
+	var_name = kasprintf(GFP_KERNEL, "synthetic_%s", name);
+	if (!var_name)
+		goto out;
+	ret = helper_for(hd, file, name, var_name);
+	if (ret) {
+		hist_log(hd, ret == -ENOENT ? HIST_ERR_HIST_NOT_FOUND :
+			 HIST_ERR_HIST_CREATE_FAIL, text);
+		goto out;
+	}
+	f = hist_var_ref_create(hd, system, event, var_name, true);
+	if (f) {
+		/* shown as the field it stands for */
+		kfree(f->system);
+		kfree(f->event_name);
+		f->system = NULL;
+		f->event_name = NULL;
+	}
+out:
+	kfree(var_name);
+	kfree(copy);
+	return f;
+}
+
+/**
+ * hist_data_is_busy - whether other triggers reference a histogram
+ * @hd: the histogram
+ */
+bool hist_data_is_busy(struct hist_data *hd)
+{
+	return hd->referrers > 0;
+}
+
+/**
+ * hist_vars_release - drop the references a histogram holds
+ * @hd: the histogram, being freed
+ *
+ * Unpins the histograms @hd refers to and removes the helper histograms
+ * nobody refers to any more.
+ */
+void hist_vars_release(struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_var_refs; i++) {
+		struct hist_field *ref = hd->var_refs[i];
+
+		if (ref->var_hd != hd)
+			ref->var_hd->referrers--;
+		hist_field_destroy(ref);
+	}
+	hd->n_var_refs = 0;
+	for (i = 0; i < hd->n_helpers; i++) {
+		struct hist_data *helper = hd->helpers[i]->private_data;
+
+		if (!helper->referrers)
+			hist_helper_drop(hd->helpers[i]);
+	}
+	hd->n_helpers = 0;
+	for (i = 0; i < hd->n_field_vars; i++)
+		hist_field_destroy(hd->field_vars[i]);
+	hd->n_field_vars = 0;
+	for (i = 0; i < hd->n_save_vars; i++)
+		hist_field_destroy(hd->save_vars[i]);
+	hd->n_save_vars = 0;
+}
