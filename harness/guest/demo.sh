@@ -1,6 +1,11 @@
 #!/bin/sh
-# "make run": show what the kernel's hist support does today.  Later work
-# turns this into the latency-histogram demo.
+# "make run": the wakeup-latency demo, then two single-event histograms.
+#
+# sched_waking keeps a timestamp per pid; sched_switch computes the
+# wakeup latency of the task switched in, emits it as the synthetic event
+# wakeup_latency, and keeps the worst latency per task with the context
+# (onmax().save()).  A histogram on wakeup_latency shows the distribution
+# per task.
 echo "@@DEMO"
 T=/sys/kernel/tracing
 echo "== kernel $(uname -r), $(nproc) CPUs"
@@ -11,6 +16,28 @@ if [ ! -e $T/events/sched/sched_switch/hist ]; then
 	echo "== hist triggers are not built into this kernel yet"
 	exit 0
 fi
+
+echo "== wakeup latency: sched_waking -> sched_switch into synthetic/wakeup_latency"
+WT='hist:keys=pid:ts0=common_timestamp.usecs'
+ST='hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($lat,next_pid,next_comm):onmax($lat).save(next_comm,prev_comm,prev_pid)'
+LT='hist:keys=comm,lat.log2:sort=comm,lat'
+echo 'wakeup_latency u64 lat; pid_t pid; char comm[16]' >>$T/synthetic_events
+echo "$WT" >>$T/events/sched/sched_waking/trigger
+echo "$ST" >>$T/events/sched/sched_switch/trigger
+echo "$LT" >>$T/events/synthetic/wakeup_latency/trigger
+for i in 1 2 3 4 5; do
+	ping -c 2 -i 0.2 127.0.0.1 >/dev/null
+	sleep 0.1
+	ls -R /sys/kernel/tracing/events/sched >/dev/null
+done
+echo "-- per task, log2 buckets of the latency in usecs (events/synthetic/wakeup_latency/hist):"
+cat $T/events/synthetic/wakeup_latency/hist
+echo "-- worst latency per task with who was switched out for it (onmax().save()):"
+cat $T/events/sched/sched_switch/hist
+echo "!$LT" >>$T/events/synthetic/wakeup_latency/trigger
+echo "!$ST" >>$T/events/sched/sched_switch/trigger
+echo "!$WT" >>$T/events/sched/sched_waking/trigger
+echo '!wakeup_latency' >>$T/synthetic_events
 
 echo "== hist: which tasks exec'd and woke up most (sched events, keys=comm)"
 echo 'hist:keys=comm:vals=hitcount:sort=hitcount.descending' >$T/events/sched/sched_waking/trigger
