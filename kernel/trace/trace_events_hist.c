@@ -162,6 +162,13 @@ static int create_vars(struct hist_cmd *cmd, struct hist_data *hd)
 	int ret;
 
 	for (i = 0; i < spec->n_vars; i++) {
+		/* names are unique per event, unless we look a trigger up */
+		if (!hd->lookup_only && !spec->pause && !spec->cont &&
+		    !spec->clear &&
+		    hist_var_defined_elsewhere(hd, spec->vars[i].name)) {
+			cmd_log(cmd, HIST_ERR_VAR_REDEFINED, spec->vars[i].name);
+			return -EINVAL;
+		}
 		ret = add_field(cmd, hd, spec->vars[i].str, HIST_ROLE_VAR, &f);
 		if (ret)
 			return ret;
@@ -537,8 +544,10 @@ static int hist_register(char *glob, struct event_trigger_data *data,
 	}
 
 	ret = hist_actions_register(hd);
-	if (ret)
+	if (ret) {
+		hist_actions_unregister(hd);
 		return ret;
+	}
 
 	hist_trigger_init(data);
 	list_add_tail_rcu(&data->list, &file->triggers);

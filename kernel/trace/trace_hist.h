@@ -552,6 +552,7 @@ struct hist_field *hist_var_ref_create(struct hist_data *hd,
 				       const char *system, const char *event,
 				       const char *name, bool log);
 struct hist_field *hist_find_var(struct hist_data *hd, const char *name);
+bool hist_var_defined_elsewhere(struct hist_data *hd, const char *name);
 int hist_var_init(struct hist_data *hd, struct hist_field *f,
 		  const char *name);
 struct hist_field *hist_field_var_create(struct hist_data *hd,

@@ -151,8 +151,8 @@ static void action_free(struct hist_action *a)
 /* Can a value of @p fill the synthetic field @sf? */
 static bool param_fits(const struct hist_field *p, const struct synth_field *sf)
 {
-	bool is_str = p->flags & HIST_FIELD_FL_STRING;
-	bool is_stack = p->flags & HIST_FIELD_FL_STACKTRACE;
+	bool is_str = p->var_flags & HIST_FIELD_FL_STRING;
+	bool is_stack = p->var_flags & HIST_FIELD_FL_STACKTRACE;
 
 	switch (sf->kind) {
 	case SYNTH_FIELD_STR:
@@ -269,7 +269,7 @@ static int create_save(struct hist_data *hd, char *params)
 
 	if (hd->n_save_vars) {
 		hist_log(hd, HIST_ERR_TOO_MANY_SAVE_ACTIONS, NULL);
-		return -EINVAL;
+		return -EEXIST;
 	}
 	while (params && (p = strsep(&params, ",")) != NULL) {
 		p = strim(p);
@@ -327,9 +327,7 @@ static int create_track(struct hist_data *hd, struct hist_action *a,
 		hist_log(hd, HIST_ERR_ONX_VAR_NOT_FOUND, arg + 1);
 		return -EINVAL;
 	}
-	a->track_ref = hist_var_ref_create(hd, NULL, NULL, arg + 1, false);
-	if (!a->track_ref)
-		return -ENOMEM;
+	/* the reference to it is made after the action's (see below) */
 
 	a->track_var = kzalloc(sizeof(*a->track_var), GFP_KERNEL);
 	if (!a->track_var)
@@ -456,6 +454,14 @@ static int action_create(struct hist_data *hd, const char *text)
 	}
 	if (ret)
 		goto out;
+	if (a->handler != HIST_ON_MATCH) {
+		a->track_ref = hist_var_ref_create(hd, NULL, NULL, arg + 1,
+						   false);
+		if (!a->track_ref) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
 
 	hd->actions[hd->n_actions++] = a;
 	a = NULL;
@@ -599,8 +605,9 @@ void hist_actions_show_entry(struct seq_file *m, struct hist_data *hd,
 			u64 v = tracing_map_read_var(elt, f->var_idx);
 
 			if (hist_field_is_string(f))
+				/* an entry never saved shows "(null)" */
 				seq_printf(m, "  %s: %-32s", f->var_name,
-					   v ? (char *)(unsigned long)v : "");
+					   (char *)(unsigned long)v);
 			else
 				seq_printf(m, "  %s: %10llu", f->var_name, v);
 		}
@@ -618,29 +625,36 @@ void hist_actions_show_snapshot(struct seq_file *m, struct hist_data *hd)
 
 	for (i = 0; i < hd->n_actions; i++) {
 		struct hist_action *a = hd->actions[i];
-		char *handler;
 
 		if (a->act != HIST_ACT_SNAPSHOT || !a->snap->taken)
 			continue;
-		handler = kstrdup(a->text, GFP_KERNEL);
-		if (!handler)
-			return;
-		strreplace(handler, ')', '\0');
-		strreplace(handler, '(', '\0');
+		/* upstream's layout: value and key share one line */
 		seq_puts(m, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
-		seq_printf(m, "\ttriggering value { %s(%s) }: %10llu\n",
-			   handler, a->track_ref->name, a->snap->val);
+		seq_printf(m, "\ttriggering value { %s($%s) }: %10llu",
+			   a->handler == HIST_ON_MAX ? "onmax" : "onchange",
+			   a->track_ref->name, a->snap->val);
 		seq_puts(m, "\ttriggered by event with key: ");
 		hist_print_key(m, hd, a->snap->key, NULL);
 		seq_putc(m, '\n');
-		kfree(handler);
 	}
 }
 
 /* ---- hist_debug ---- */
 
-static void debug_ref(struct seq_file *m, const char *what, unsigned int i,
-		      struct hist_field *ref)
+static bool is_field_var(struct hist_data *hd, struct hist_field *ref)
+{
+	unsigned int i;
+
+	if (ref->var_hd != hd)
+		return false;
+	for (i = 0; i < hd->n_field_vars; i++)
+		if (hd->field_vars[i]->var_idx == ref->var_idx)
+			return true;
+	return false;
+}
+
+static void debug_ref(struct seq_file *m, struct hist_data *hd,
+		      const char *what, unsigned int i, struct hist_field *ref)
 {
 	seq_printf(m, "\n    hist_data->%s[%u]:\n", what, i);
 	seq_puts(m, "      flags:\n        HIST_FIELD_FL_VAR_REF\n");
@@ -650,9 +664,15 @@ static void debug_ref(struct seq_file *m, const char *what, unsigned int i,
 	seq_printf(m, "      var.hist_data: %p\n", ref->var_hd);
 	seq_printf(m, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
 		   ref->var_ref_idx);
+	if (ref->system) {
+		seq_printf(m, "      system: %s\n", ref->system);
+		seq_printf(m, "      event_name: %s\n", ref->event_name);
+	}
 	seq_printf(m, "      type: %s\n", ref->type ? ref->type : "");
 	seq_printf(m, "      size: %u\n", ref->size);
-	seq_printf(m, "      is_signed: %d\n", ref->is_signed);
+	/* upstream shows field variable references as unsigned */
+	seq_printf(m, "      is_signed: %d\n",
+		   ref->is_signed && !is_field_var(hd, ref));
 }
 
 static void debug_var(struct seq_file *m, const char *what, unsigned int i,
@@ -685,7 +705,7 @@ void hist_actions_show_debug(struct seq_file *m, struct hist_data *hd)
 	if (hd->n_var_refs)
 		seq_puts(m, "\n  variable reference fields:\n");
 	for (i = 0; i < hd->n_var_refs; i++)
-		debug_ref(m, "var_refs", i, hd->var_refs[i]);
+		debug_ref(m, hd, "var_refs", i, hd->var_refs[i]);
 
 	if (hd->n_field_vars)
 		seq_puts(m, "\n  field variables:\n");
@@ -706,7 +726,7 @@ void hist_actions_show_debug(struct seq_file *m, struct hist_data *hd)
 		}
 		seq_printf(m, "\n    hist_data->actions[%u].track_data.var_ref:\n",
 			   i);
-		debug_ref(m, "var_refs", a->track_ref->var_ref_idx,
+		debug_ref(m, hd, "var_refs", a->track_ref->var_ref_idx,
 			  hd->var_refs[a->track_ref->var_ref_idx]);
 		seq_printf(m, "\n    hist_data->actions[%u].track_data.track_var:\n",
 			   i);

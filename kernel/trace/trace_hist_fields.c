@@ -294,6 +294,33 @@ static struct hist_field *parse_ref(struct field_ctx *ctx, const char *system,
 	return f;
 }
 
+/*
+ * "$x" where this very trigger defines x as a plain event field stands
+ * for that field: upstream substitutes the definition (and prints it).
+ */
+static struct hist_field *local_def(struct field_ctx *ctx, const char *name)
+{
+	struct hist_spec *spec = ctx->hd ? &ctx->hd->spec : NULL;
+	struct ftrace_event_field *ef;
+	unsigned int i;
+
+	if (!spec)
+		return NULL;
+	for (i = 0; i < spec->n_vars; i++) {
+		const char *def = spec->vars[i].str;
+
+		if (strcmp(spec->vars[i].name, name))
+			continue;
+		if (strpbrk(def, "+-*/$.()"))
+			return NULL;
+		ef = trace_find_event_field(ctx->call, (char *)def);
+		if (!ef)
+			return NULL;
+		return hist_field_of_event(ctx->call, def);
+	}
+	return NULL;
+}
+
 static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 {
 	char *parts[4] = { NULL };
@@ -304,8 +331,14 @@ static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 	char *name, *mod, *s = str;
 	int n = 0;
 
-	if (str[0] == '$')
+	if (str[0] == '$' && !str[1])
+		return fail(ctx, HIST_ERR_FIELD_NOT_FOUND, str);
+	if (str[0] == '$' && !strchr(str, '.')) {
+		f = local_def(ctx, str + 1);
+		if (f)
+			return f;
 		return parse_ref(ctx, NULL, NULL, str);
+	}
 
 	if (isdigit(str[0])) {
 		u64 val;
@@ -464,7 +497,8 @@ static struct hist_field *make_op(struct field_ctx *ctx, enum hist_kind kind,
 {
 	struct hist_field *f;
 
-	if (b && ts_flags(a) && ts_flags(b) &&
+	/* as upstream: only the unit is compared, literals aside */
+	if (b && a->kind != HIST_KIND_CONST && b->kind != HIST_KIND_CONST &&
 	    (ts_flags(a) & HIST_FIELD_FL_TIMESTAMP_USECS) !=
 	    (ts_flags(b) & HIST_FIELD_FL_TIMESTAMP_USECS)) {
 		hist_field_destroy(a);
@@ -732,9 +766,11 @@ static void format_field(struct seq_buf *s, const struct hist_field *f)
 		seq_buf_printf(s, "%llu", f->constant);
 		return;
 	case HIST_KIND_VAR_REF:
+		/* upstream's spelling: "$system.event.name" */
+		seq_buf_putc(s, '$');
 		if (f->system)
 			seq_buf_printf(s, "%s.%s.", f->system, f->event_name);
-		seq_buf_printf(s, "$%s", f->name);
+		seq_buf_puts(s, f->name);
 		return;
 	case HIST_KIND_NEG:
 		seq_buf_puts(s, "-(");

@@ -157,10 +157,24 @@ static struct hist_data *find_var_owner(struct hist_data *hd,
 	return found;
 }
 
+/**
+ * hist_var_defined_elsewhere - whether another trigger of the event has
+ *	a variable of that name
+ * @hd: the histogram being built
+ * @name: the variable name
+ */
+bool hist_var_defined_elsewhere(struct hist_data *hd, const char *name)
+{
+	struct hist_field *var;
+
+	return file_var_owner(hd->event_file, hd, name, &var) != NULL;
+}
+
 /* Where the hot path finds a variable's value: the same for every use. */
 static struct hist_field *ref_entry(struct hist_data *hd,
 				    struct hist_data *var_hd,
-				    struct hist_field *var)
+				    struct hist_field *var,
+				    const char *system, const char *event)
 {
 	struct hist_field *ref;
 	unsigned int i;
@@ -180,8 +194,12 @@ static struct hist_field *ref_entry(struct hist_data *hd,
 	ref->flags = HIST_FIELD_FL_VAR_REF;
 	ref->elt_slot = -1;
 	ref->name = kstrdup(var->var_name, GFP_KERNEL);
-	if (!ref->name) {
-		kfree(ref);
+	if (system) {
+		ref->system = kstrdup(system, GFP_KERNEL);
+		ref->event_name = kstrdup(event, GFP_KERNEL);
+	}
+	if (!ref->name || (system && (!ref->system || !ref->event_name))) {
+		hist_field_destroy(ref);
 		return ERR_PTR(-ENOMEM);
 	}
 	ref->var_hd = var_hd;
@@ -237,7 +255,7 @@ struct hist_field *hist_var_ref_create(struct hist_data *hd,
 		return NULL;
 	}
 
-	entry = ref_entry(hd, owner, var);
+	entry = ref_entry(hd, owner, var, system, event);
 	if (IS_ERR(entry)) {
 		if (log)
 			hist_log(hd, HIST_ERR_TOO_MANY_VARS, name);
@@ -247,11 +265,12 @@ struct hist_field *hist_var_ref_create(struct hist_data *hd,
 	f = kmemdup(entry, sizeof(*entry), GFP_KERNEL);
 	if (!f)
 		return NULL;
+	f->text = NULL;
 	f->name = kstrdup(entry->name, GFP_KERNEL);
 	f->system = system ? kstrdup(system, GFP_KERNEL) : NULL;
 	f->event_name = system ? kstrdup(event, GFP_KERNEL) : NULL;
-	f->flags |= entry->var_flags & (HIST_FIELD_FL_STRING |
-					HIST_FIELD_FL_STACKTRACE);
+	/* a string reference may be an operand (upstream allows it) */
+	f->flags |= entry->var_flags & HIST_FIELD_FL_STACKTRACE;
 	if (!f->name || (system && (!f->system || !f->event_name))) {
 		hist_field_destroy(f);
 		return NULL;
