@@ -397,6 +397,12 @@ static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param,
 	for (i = 0; i < hd->n_fields; i++)
 		if (tree_has_flag(hd->fields[i], HIST_FIELD_FL_TIMESTAMP))
 			hd->uses_timestamps = true;
+	for (i = 0; i < hd->n_field_vars; i++)
+		if (hd->field_vars[i]->flags & HIST_FIELD_FL_TIMESTAMP)
+			hd->uses_timestamps = true;
+	for (i = 0; i < hd->n_save_vars; i++)
+		if (hd->save_vars[i]->flags & HIST_FIELD_FL_TIMESTAMP)
+			hd->uses_timestamps = true;
 	hd->clock = kstrdup(hd->spec.clock ?: "global", GFP_KERNEL);
 	if (!hd->clock) {
 		ret = -ENOMEM;

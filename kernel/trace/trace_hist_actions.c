@@ -165,9 +165,12 @@ static bool param_fits(const struct hist_field *p, const struct synth_field *sf)
 	}
 	if (is_str || is_stack)
 		return false;
+	/* the type as written: pid_t and int do not mix, as upstream */
 	if (p->type && !strcmp(p->type, sf->type))
 		return true;
-	return p->size == sf->size && p->is_signed == sf->is_signed;
+	/* a "char *" variable holds an address, for an unsigned long */
+	return p->type && strchr(p->type, '*') && p->size == sf->size &&
+	       !sf->is_signed;
 }
 
 /* One trace() parameter: a reference to a variable or a field variable. */
@@ -180,8 +183,11 @@ static struct hist_field *trace_param(struct hist_data *hd,
 	char *qualified;
 
 	if (dollar) {
-		char *system = NULL, *event = NULL;
+		char *system = NULL, *event = NULL, *text;
 
+		text = kstrdup(param, GFP_KERNEL);
+		if (!text)
+			return NULL;
 		if (dollar != param) {
 			if (dollar[-1] != '.')
 				goto invalid;
@@ -192,27 +198,45 @@ static struct hist_field *trace_param(struct hist_data *hd,
 			*event++ = '\0';
 			system = param;
 		}
-		return hist_var_ref_create(hd, system, event, dollar + 1, true);
-	}
-	if (!isalpha(*param) && *param != '_')
-		goto invalid;
-
-	/* a field this event lacks may be one of the matching event's */
-	if (!strchr(param, '.') && a->handler == HIST_ON_MATCH &&
-	    !trace_find_event_field(call, param) &&
-	    !hist_find_var(hd, param)) {
-		qualified = kasprintf(GFP_KERNEL, "%s.%s.%s", a->match_system,
-				      a->match_event, param);
-		if (!qualified)
-			return NULL;
-		f = hist_field_var_create(hd, qualified, false);
-		kfree(qualified);
+		f = hist_var_ref_create(hd, system, event, dollar + 1, false);
+		if (!f)
+			hist_log(hd, HIST_ERR_PARAM_NOT_FOUND, text);
+		kfree(text);
 		return f;
-	}
-	return hist_field_var_create(hd, param, false);
 invalid:
-	hist_log(hd, HIST_ERR_INVALID_PARAM, param);
-	return NULL;
+		hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
+		kfree(text);
+		return NULL;
+	}
+	if (!isalpha(*param) && *param != '_') {
+		hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
+		return NULL;
+	}
+	if (strchr(param, '.'))
+		return hist_field_var_create(hd, param, false);
+
+	f = hist_field_of_event(call, param);
+	if (!IS_ERR_OR_NULL(f) || hist_find_var(hd, param)) {
+		hist_field_destroy(f);
+		return hist_field_var_create(hd, param, false);
+	}
+
+	/* upstream tries this event first, and says so, even on success */
+	hist_log(hd, HIST_ERR_FIELD_NOT_FOUND, param);
+	hist_log(hd, HIST_ERR_FIELD_VAR_PARSE_FAIL, param);
+	if (a->handler != HIST_ON_MATCH) {
+		hist_log(hd, HIST_ERR_FIELD_NOT_FOUND, param);
+		hist_log(hd, HIST_ERR_HIST_CREATE_FAIL, param);
+		return NULL;
+	}
+	/* a field of the matching event, through a helper histogram */
+	qualified = kasprintf(GFP_KERNEL, "%s.%s.%s", a->match_system,
+			      a->match_event, param);
+	if (!qualified)
+		return NULL;
+	f = hist_field_var_create(hd, qualified, false);
+	kfree(qualified);
+	return f;
 }
 
 static int create_trace(struct hist_data *hd, struct hist_action *a,
@@ -656,7 +680,8 @@ static bool is_field_var(struct hist_data *hd, struct hist_field *ref)
 static void debug_ref(struct seq_file *m, struct hist_data *hd,
 		      const char *what, unsigned int i, struct hist_field *ref)
 {
-	seq_printf(m, "\n    hist_data->%s[%u]:\n", what, i);
+	if (what)
+		seq_printf(m, "\n    hist_data->%s[%u]:\n", what, i);
 	seq_puts(m, "      flags:\n        HIST_FIELD_FL_VAR_REF\n");
 	seq_printf(m, "      name: %s\n", ref->name);
 	seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
@@ -680,17 +705,17 @@ static void debug_var(struct seq_file *m, const char *what, unsigned int i,
 {
 	seq_printf(m, "\n    hist_data->%s[%u]:\n", what, i);
 	seq_printf(m, "\n      %s[%u].var:\n", what, i);
-	seq_puts(m, "        flags:\n          HIST_FIELD_FL_VAR\n");
-	seq_printf(m, "        var.name: %s\n", f->var_name);
-	seq_printf(m, "        var.idx (into tracing_map_elt.vars[]): %d\n",
+	seq_puts(m, "      flags:\n        HIST_FIELD_FL_VAR\n");
+	seq_printf(m, "      var.name: %s\n", f->var_name);
+	seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
 		   f->var_idx);
 	seq_printf(m, "\n      %s[%u].val:\n", what, i);
 	if (f->event_field)
-		seq_printf(m, "        ftrace_event_field name: %s\n",
+		seq_printf(m, "      ftrace_event_field name: %s\n",
 			   f->event_field->name);
-	seq_printf(m, "        type: %s\n", f->type ? f->type : "");
-	seq_printf(m, "        size: %u\n", f->size);
-	seq_printf(m, "        is_signed: %d\n", f->is_signed);
+	seq_printf(m, "      type: %s\n", f->type ? f->type : "");
+	seq_printf(m, "      size: %u\n", f->size);
+	seq_printf(m, "      is_signed: %d\n", f->is_signed);
 }
 
 /**
@@ -726,7 +751,7 @@ void hist_actions_show_debug(struct seq_file *m, struct hist_data *hd)
 		}
 		seq_printf(m, "\n    hist_data->actions[%u].track_data.var_ref:\n",
 			   i);
-		debug_ref(m, hd, "var_refs", a->track_ref->var_ref_idx,
+		debug_ref(m, hd, NULL, 0,
 			  hd->var_refs[a->track_ref->var_ref_idx]);
 		seq_printf(m, "\n    hist_data->actions[%u].track_data.track_var:\n",
 			   i);

@@ -293,16 +293,25 @@ static void debug_field(struct seq_file *m, struct hist_data *hd,
 		seq_puts(m, "        VAL: HIST_FIELD_FL_HITCOUNT\n");
 	else
 		seq_puts(m, "        VAL: normal u64 value\n");
+	if (f->flags & HIST_FIELD_FL_ALIAS)
+		seq_puts(m, "        HIST_FIELD_FL_ALIAS\n");
 	if (f->kind == HIST_KIND_CONST)
 		seq_puts(m, "        HIST_FIELD_FL_CONST\n");
+	/* a variable shows the field it reads first */
+	if ((f->flags & HIST_FIELD_FL_VAR) && f->event_field)
+		seq_printf(m, "      ftrace_event_field name: %s\n",
+			   f->event_field->name);
 	if (f->flags & HIST_FIELD_FL_VAR) {
 		seq_printf(m, "      var.name: %s\n", f->var_name);
 		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
 			   f->var_idx);
 	}
+	if (f->flags & HIST_FIELD_FL_ALIAS)
+		seq_printf(m, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
+			   f->var_ref_idx);
 	if (f->kind == HIST_KIND_CONST)
 		seq_printf(m, "      constant: %llu\n", f->constant);
-	if (f->event_field)
+	if (!(f->flags & HIST_FIELD_FL_VAR) && f->event_field)
 		seq_printf(m, "      ftrace_event_field name: %s\n",
 			   f->event_field->name);
 	seq_printf(m, "      type: %s\n", f->type ? f->type : "");

@@ -470,7 +470,8 @@ ref:
 		goto out;
 	}
 	if (!trace_find_event_field(file->event_call, (char *)name)) {
-		hist_log(hd, HIST_ERR_FIELD_VAR_CREATE_FAIL, text);
+		hist_log(hd, HIST_ERR_FIELD_NOT_FOUND, name);
+		hist_log(hd, HIST_ERR_HIST_CREATE_FAIL, name);
 		goto out;
 	}
 	var_name = kasprintf(GFP_KERNEL, "synthetic_%s", name);
