@@ -249,8 +249,12 @@ static int create_trace(struct hist_data *hd, struct hist_action *a,
 
 	while (params && (p = strsep(&params, ",")) != NULL) {
 		p = strim(p);
-		if (!*p)
-			continue;
+		if (!*p) {
+			if (!n && !params)
+				break;	/* no parameters at all */
+			hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
+			goto out;
+		}
 		if (n == HIST_PARAMS_MAX) {
 			hist_log(hd, HIST_ERR_TOO_MANY_PARAMS, p);
 			goto out;
@@ -351,7 +355,9 @@ static int create_track(struct hist_data *hd, struct hist_action *a,
 		hist_log(hd, HIST_ERR_ONX_VAR_NOT_FOUND, arg + 1);
 		return -EINVAL;
 	}
-	/* the reference to it is made after the action's (see below) */
+	a->track_ref = hist_var_ref_create(hd, NULL, NULL, arg + 1, false);
+	if (!a->track_ref)
+		return -ENOMEM;
 
 	a->track_var = kzalloc(sizeof(*a->track_var), GFP_KERNEL);
 	if (!a->track_var)
@@ -394,13 +400,41 @@ static int split_action(struct hist_data *hd, char *s, char **arg,
 		return 0;
 	*open = '\0';
 	*params = open + 1;
-	close = strrchr(*params, ')');
-	if (!close || close[1]) {
-		hist_log(hd, HIST_ERR_NO_CLOSING_PAREN, *params);
-		return -EINVAL;
-	}
-	*close = '\0';
+	/* as upstream: the list ends at the first ')', or at the end */
+	close = strchr(*params, ')');
+	if (close)
+		*close = '\0';
 	return 0;
+}
+
+/*
+ * The clause as the trigger file prints it: "handler(arg).action(p,q)"
+ * with the parameters trimmed (snapshot() takes none).
+ */
+static char *canonical_text(const char *handler, const char *arg,
+			    const char *act, const char *params)
+{
+	char *list, *p, *text, *out;
+	size_t len;
+
+	list = kstrdup(strcmp(act, "snapshot") ? params : "", GFP_KERNEL);
+	len = strlen(params) + 1;
+	out = kzalloc(len, GFP_KERNEL);
+	text = NULL;
+	if (list && out) {
+		char *rest = list;
+
+		while ((p = strsep(&rest, ",")) != NULL) {
+			if (*out)
+				strlcat(out, ",", len);
+			strlcat(out, strim(p), len);
+		}
+		text = kasprintf(GFP_KERNEL, "%s(%s).%s(%s)", handler, arg, act,
+				 out);
+	}
+	kfree(list);
+	kfree(out);
+	return text;
 }
 
 static int action_create(struct hist_data *hd, const char *text)
@@ -441,7 +475,15 @@ static int action_create(struct hist_data *hd, const char *text)
 
 	ret = -EINVAL;
 	if (!act || !params) {
-		hist_log(hd, HIST_ERR_ACTION_NOT_FOUND, text);
+		hist_log(hd, HIST_ERR_ACTION_NOT_FOUND, NULL);
+		goto out;
+	}
+	kfree(a->text);
+	a->text = canonical_text(a->handler == HIST_ON_MATCH ? "onmatch" :
+				 a->handler == HIST_ON_MAX ? "onmax" :
+				 "onchange", arg, act, params);
+	if (!a->text) {
+		ret = -ENOMEM;
 		goto out;
 	}
 	if (!strcmp(act, "save") || !strcmp(act, "snapshot")) {
@@ -478,15 +520,6 @@ static int action_create(struct hist_data *hd, const char *text)
 	}
 	if (ret)
 		goto out;
-	if (a->handler != HIST_ON_MATCH) {
-		a->track_ref = hist_var_ref_create(hd, NULL, NULL, arg + 1,
-						   false);
-		if (!a->track_ref) {
-			ret = -ENOMEM;
-			goto out;
-		}
-	}
-
 	hd->actions[hd->n_actions++] = a;
 	a = NULL;
 out:
@@ -578,10 +611,10 @@ bool hist_actions_same(struct hist_data *a, struct hist_data *b)
 {
 	unsigned int i;
 
-	if (a->spec.n_actions != b->spec.n_actions)
+	if (a->n_actions != b->n_actions)
 		return false;
-	for (i = 0; i < a->spec.n_actions; i++)
-		if (strcmp(a->spec.actions[i].str, b->spec.actions[i].str))
+	for (i = 0; i < a->n_actions; i++)
+		if (strcmp(a->actions[i]->text, b->actions[i]->text))
 			return false;
 	return true;
 }
@@ -759,6 +792,7 @@ void hist_actions_show_debug(struct seq_file *m, struct hist_data *hd)
 		seq_printf(m, "      var.name: %s\n", a->track_var->var_name);
 		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
 			   a->track_var->var_idx);
+		seq_puts(m, "      type: u64\n      size: 8\n      is_signed: 0\n");
 	}
 
 	if (hd->n_save_vars)

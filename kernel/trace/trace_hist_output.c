@@ -285,7 +285,16 @@ static void debug_field(struct seq_file *m, struct hist_data *hd,
 	struct hist_field *f = hd->fields[i];
 
 	seq_printf(m, "\n    hist_data->fields[%u]:\n      flags:\n", i);
-	if (f->flags & HIST_FIELD_FL_KEY)
+	if (f->kind == HIST_KIND_VAR_REF && !(f->flags & HIST_FIELD_FL_VAR)) {
+		/* a bare reference as a value shows as the reference */
+		seq_puts(m, "        HIST_FIELD_FL_VAR_REF\n");
+		seq_printf(m, "      name: %s\n", f->name);
+		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
+			   f->var_idx);
+		seq_printf(m, "      var.hist_data: %p\n", f->var_hd);
+		seq_printf(m, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
+			   f->var_ref_idx);
+	} else if (f->flags & HIST_FIELD_FL_KEY)
 		seq_puts(m, "        HIST_FIELD_FL_KEY\n");
 	else if (f->flags & HIST_FIELD_FL_VAR)
 		seq_puts(m, "        HIST_FIELD_FL_VAR\n");
