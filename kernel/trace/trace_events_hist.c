@@ -249,7 +249,7 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 
 		if (!f) {
 			cmd_log(cmd, HIST_ERR_INVALID_SORT_FIELD,
-				 spec->sort[i].name);
+				spec->sort[i].name);
 			return -EINVAL;
 		}
 		hd->sort_fields[i] = f;
@@ -714,7 +714,7 @@ static int hist_parse(struct event_command *cmd_ops,
 		if (named) {
 			if (!hist_data_same(named, hd)) {
 				cmd_log(&hc, HIST_ERR_NAMED_MISMATCH,
-					 hd->spec.name_str);
+					hd->spec.name_str);
 				hist_data_free(hd);
 				ret = -EINVAL;
 				goto out;

@@ -451,13 +451,13 @@ static int action_create(struct hist_data *hd, const char *text)
 	if (!a->text || !buf)
 		goto out;
 
-	if (str_has_prefix(buf, "onmatch("))
+	if (str_has_prefix(buf, "onmatch(")) {
 		a->handler = HIST_ON_MATCH;
-	else if (str_has_prefix(buf, "onmax("))
+	} else if (str_has_prefix(buf, "onmax(")) {
 		a->handler = HIST_ON_MAX;
-	else if (str_has_prefix(buf, "onchange("))
+	} else if (str_has_prefix(buf, "onchange(")) {
 		a->handler = HIST_ON_CHANGE;
-	else {
+	} else {
 		hist_log(hd, HIST_ERR_ACTION_NOT_FOUND, text);
 		ret = -EINVAL;
 		goto out;
@@ -634,6 +634,18 @@ void hist_actions_print(struct seq_file *m, struct hist_data *hd)
 		seq_printf(m, ":%s", hd->actions[i]->text);
 }
 
+static bool other_tracker(struct hist_data *hd, struct hist_action *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++)
+		if (hd->actions[i] != a &&
+		    hd->actions[i]->handler != HIST_ON_MATCH &&
+		    hd->actions[i]->act != HIST_ACT_SNAPSHOT)
+			return true;
+	return false;
+}
+
 /**
  * hist_actions_show_entry - what onmax()/onchange() keep in an entry
  * @m: where to
@@ -650,6 +662,9 @@ void hist_actions_show_entry(struct seq_file *m, struct hist_data *hd,
 		u64 track;
 
 		if (a->handler == HIST_ON_MATCH)
+			continue;
+		/* a snapshot() beside another tracking action adds no line */
+		if (a->act == HIST_ACT_SNAPSHOT && other_tracker(hd, a))
 			continue;
 		track = tracing_map_read_var(elt, a->track_var->var_idx);
 		seq_printf(m, "\n\t%s: %10llu",
@@ -788,7 +803,7 @@ void hist_actions_show_debug(struct seq_file *m, struct hist_data *hd)
 			  hd->var_refs[a->track_ref->var_ref_idx]);
 		seq_printf(m, "\n    hist_data->actions[%u].track_data.track_var:\n",
 			   i);
-		seq_printf(m, "      flags:\n        HIST_FIELD_FL_VAR\n");
+		seq_puts(m, "      flags:\n        HIST_FIELD_FL_VAR\n");
 		seq_printf(m, "      var.name: %s\n", a->track_var->var_name);
 		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
 			   a->track_var->var_idx);

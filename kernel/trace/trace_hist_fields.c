@@ -274,8 +274,9 @@ bad:
 			 HIST_FIELD_FL_STACKTRACE)
 
 /* "$name" or "system.event.$name": a reference to a variable. */
-static struct hist_field *parse_ref(struct field_ctx *ctx, const char *system,
-				   const char *event, const char *str)
+static struct hist_field *parse_ref(struct field_ctx *ctx,
+				    const char *system, const char *event,
+				    const char *str)
 {
 	struct hist_field *f;
 

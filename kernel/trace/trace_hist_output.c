@@ -294,14 +294,15 @@ static void debug_field(struct seq_file *m, struct hist_data *hd,
 		seq_printf(m, "      var.hist_data: %p\n", f->var_hd);
 		seq_printf(m, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
 			   f->var_ref_idx);
-	} else if (f->flags & HIST_FIELD_FL_KEY)
+	} else if (f->flags & HIST_FIELD_FL_KEY) {
 		seq_puts(m, "        HIST_FIELD_FL_KEY\n");
-	else if (f->flags & HIST_FIELD_FL_VAR)
+	} else if (f->flags & HIST_FIELD_FL_VAR) {
 		seq_puts(m, "        HIST_FIELD_FL_VAR\n");
-	else if (f->flags & HIST_FIELD_FL_HITCOUNT)
+	} else if (f->flags & HIST_FIELD_FL_HITCOUNT) {
 		seq_puts(m, "        VAL: HIST_FIELD_FL_HITCOUNT\n");
-	else
+	} else {
 		seq_puts(m, "        VAL: normal u64 value\n");
+	}
 	if (f->flags & HIST_FIELD_FL_ALIAS)
 		seq_puts(m, "        HIST_FIELD_FL_ALIAS\n");
 	if (f->kind == HIST_KIND_CONST)

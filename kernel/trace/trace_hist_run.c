@@ -216,6 +216,7 @@ void hist_run_set_var(struct hist_field *f, struct hist_run *run)
 
 	if (f->elt_slot >= 0) {
 		u8 *slot = hist_elt_slot(run->elt, f->elt_slot);
+
 		key_part(f, slot, HIST_VAR_STR_SIZE, run);
 		val = (u64)(unsigned long)slot;
 	} else {
@@ -236,8 +237,9 @@ static bool resolve_refs(struct hist_data *hd, struct hist_run *run,
 	for (i = 0; i < hd->n_var_refs; i++) {
 		struct hist_field *ref = hd->var_refs[i];
 		struct tracing_map_elt *elt;
+		bool own = ref->var_hd == hd;
 
-		if ((ref->var_hd == hd) != self)
+		if (own != self)
 			continue;
 		elt = self ? run->elt : tracing_map_lookup(ref->var_hd->map,
 							    run->key);

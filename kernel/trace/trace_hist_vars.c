@@ -167,7 +167,7 @@ bool hist_var_defined_elsewhere(struct hist_data *hd, const char *name)
 {
 	struct hist_field *var;
 
-	return file_var_owner(hd->event_file, hd, name, &var) != NULL;
+	return !!file_var_owner(hd->event_file, hd, name, &var);
 }
 
 /* Where the hot path finds a variable's value: the same for every use. */
