@@ -438,6 +438,8 @@ struct hist_action {
  * @is_helper: this histogram was created for a field variable
  * @lookup_only: built to find an existing trigger; creates nothing
  * @cmd: while the histogram is built, the command (for error_log)
+ * @match_file: while an onmatch() parameter is resolved, the matching
+ *	event, searched for variables before the others
  */
 struct hist_data {
 	struct hist_field		*fields[HIST_FIELDS_MAX];
@@ -473,6 +475,7 @@ struct hist_data {
 	bool				is_helper;
 	bool				lookup_only;
 	struct hist_cmd			*cmd;
+	struct trace_event_file		*match_file;
 };
 
 /*

@@ -198,7 +198,12 @@ static struct hist_field *trace_param(struct hist_data *hd,
 			*event++ = '\0';
 			system = param;
 		}
+		if (!system && a->handler == HIST_ON_MATCH)
+			hd->match_file = hist_find_file(hd->event_file->tr,
+							a->match_system,
+							a->match_event);
 		f = hist_var_ref_create(hd, system, event, dollar + 1, false);
+		hd->match_file = NULL;
 		if (!f)
 			hist_log(hd, HIST_ERR_PARAM_NOT_FOUND, text);
 		kfree(text);

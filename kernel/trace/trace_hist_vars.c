@@ -137,6 +137,12 @@ static struct hist_data *find_var_owner(struct hist_data *hd,
 	*var = hist_find_var(hd, name);
 	if (*var)
 		return hd;
+	/* an onmatch() parameter: the matching event's variables first */
+	if (hd->match_file) {
+		owner = file_var_owner(hd->match_file, hd, name, var);
+		if (owner)
+			return owner;
+	}
 	owner = file_var_owner(hd->event_file, hd, name, var);
 	if (owner)
 		return owner;
@@ -327,7 +333,8 @@ static struct hist_field *own_field_var(struct hist_data *hd,
 	}
 	if (hist_var_init(hd, f, name)) {
 		hist_field_destroy(f);
-		hist_log(hd, HIST_ERR_TOO_MANY_VARS, name);
+		hist_log(hd, HIST_ERR_VAR_CREATE_FIND_FAIL, name);
+		hist_log(hd, HIST_ERR_FIELD_VAR_CREATE_FAIL, name);
 		return ERR_PTR(-EINVAL);
 	}
 	vars[(*n)++] = f;
