@@ -643,6 +643,30 @@ static char *filter_text(char *filter)
 	return *filter ? filter : NULL;
 }
 
+/*
+ * Split "trigger [if filter]".  Unlike other triggers a hist trigger may
+ * contain blanks ("trace(e, a, b)"), so only a blank-delimited "if" ends
+ * it, as upstream does.  *@filter keeps the "if".
+ */
+static int split_filter(char *text, char **param, char **filter)
+{
+	char *p;
+
+	*filter = NULL;
+	if (!text)
+		return -EINVAL;
+	text = skip_spaces(text);
+	for (p = text; (p = strstr(p, "if")) != NULL; p++) {
+		if (p == text || !isspace(p[-1]) || !isspace(p[2]))
+			continue;
+		p[-1] = '\0';
+		*filter = p;
+		break;
+	}
+	*param = strim(text);
+	return **param ? 0 : -EINVAL;
+}
+
 static char *hist_cmd_text(const char *cmd, const char *param)
 {
 	return kasprintf(GFP_KERNEL, "%s:%s", cmd, param ? param : "");
@@ -666,8 +690,7 @@ static int hist_parse(struct event_command *cmd_ops,
 	if (!hc.text)
 		return -ENOMEM;
 
-	ret = event_trigger_separate_filter(param_and_filter, &param, &filter,
-					    true);
+	ret = split_filter(param_and_filter, &param, &filter);
 	if (ret)
 		goto out;
 

@@ -247,52 +247,49 @@ invalid:
 static int create_trace(struct hist_data *hd, struct hist_action *a,
 			const char *synth, char *params)
 {
-	struct hist_field *refs[HIST_PARAMS_MAX];
-	unsigned int n = 0, i;
+	struct hist_field *ref;
+	unsigned int n = 0;
 	char *p;
-	int ret = -EINVAL;
 
+	a->synth = synth_event_find_get(synth);
+	if (!a->synth) {
+		hist_log(hd, HIST_ERR_SYNTH_EVENT_NOT_FOUND, synth);
+		return -EINVAL;
+	}
 	while (params && (p = strsep(&params, ",")) != NULL) {
 		p = strim(p);
 		if (!*p) {
 			if (!n && !params)
 				break;	/* no parameters at all */
 			hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
-			goto out;
+			return -EINVAL;
 		}
 		if (n == HIST_PARAMS_MAX) {
-			hist_log(hd, HIST_ERR_TOO_MANY_PARAMS, p);
-			goto out;
+			hist_log(hd, HIST_ERR_TOO_MANY_PARAMS, NULL);
+			return -EINVAL;
 		}
-		refs[n] = trace_param(hd, a, p);
-		if (!refs[n])
-			goto out;
-		n++;
-	}
-
-	a->synth = synth_event_find_get(synth);
-	if (!a->synth) {
-		hist_log(hd, HIST_ERR_SYNTH_EVENT_NOT_FOUND, synth);
-		goto out;
+		/* one too many is a type mismatch, as upstream reports it */
+		if (n == a->synth->n_fields) {
+			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH, p);
+			return -EINVAL;
+		}
+		ref = trace_param(hd, a, p);
+		if (!ref)
+			return -EINVAL;
+		if (!param_fits(ref, a->synth->fields[n])) {
+			hist_field_destroy(ref);
+			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH, p);
+			return -EINVAL;
+		}
+		a->param_refs[n++] = ref->var_ref_idx;
+		hist_field_destroy(ref);
 	}
 	if (n != a->synth->n_fields) {
 		hist_log(hd, HIST_ERR_SYNTH_COUNT_MISMATCH, synth);
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		if (!param_fits(refs[i], a->synth->fields[i])) {
-			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH,
-				 refs[i]->name);
-			goto out;
-		}
-		a->param_refs[i] = refs[i]->var_ref_idx;
+		return -EINVAL;
 	}
 	a->n_params = n;
-	ret = 0;
-out:
-	for (i = 0; i < n; i++)
-		hist_field_destroy(refs[i]);
-	return ret;
+	return 0;
 }
 
 static int create_save(struct hist_data *hd, char *params)
@@ -514,13 +511,17 @@ static int action_create(struct hist_data *hd, const char *text)
 		a->act = HIST_ACT_TRACE;
 		synth = strim(synth);
 		if (!*synth) {
-			hist_log(hd, HIST_ERR_SYNTH_EVENT_NOT_FOUND, text);
+			hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
 			goto out;
 		}
 		ret = create_trace(hd, a, synth, params);
 	} else {
 		/* the older form: the synthetic event's name is the action */
 		a->act = HIST_ACT_TRACE;
+		if (!*strim(params)) {
+			hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
+			goto out;
+		}
 		ret = create_trace(hd, a, act, params);
 	}
 	if (ret)

@@ -802,6 +802,8 @@ static int set_text(struct hist_field *f)
 	seq_buf_init(&s, buf, HIST_STR_MAX);
 	format_field(&s, f);
 	seq_buf_str(&s);
+	/* a leaf may come with a text already (hitcount, field variables) */
+	kfree(f->text);
 	f->text = buf;
 	return 0;
 }
