@@ -459,19 +459,20 @@ struct hist_data {
 	struct hist_spec		spec;
 	unsigned int			refs;
 	struct list_head		named_list;
-	struct hist_field		*var_refs[HIST_VAR_REFS_MAX];
+	/* inter-event parts: counts first, then the arrays they count */
 	unsigned int			n_var_refs;
-	struct hist_field		*field_vars[HIST_VARS_MAX];
 	unsigned int			n_field_vars;
-	struct hist_field		*save_vars[HIST_VARS_MAX];
 	unsigned int			n_save_vars;
-	struct hist_action		*actions[HIST_ACTIONS_MAX];
 	unsigned int			n_actions;
+	unsigned int			n_helpers;
 	unsigned int			n_map_vars;
 	unsigned int			n_elt_slots;
 	unsigned int			referrers;
+	struct hist_field		*var_refs[HIST_VAR_REFS_MAX];
+	struct hist_field		*field_vars[HIST_VARS_MAX];
+	struct hist_field		*save_vars[HIST_VARS_MAX];
+	struct hist_action		*actions[HIST_ACTIONS_MAX];
 	struct event_trigger_data	*helpers[HIST_VARS_MAX];
-	unsigned int			n_helpers;
 	bool				is_helper;
 	bool				lookup_only;
 	struct hist_cmd			*cmd;
@@ -616,6 +617,7 @@ void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 int hist_trigger_print(struct seq_file *m, struct event_trigger_data *data);
 void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
 		    struct tracing_map_elt *elt);
+void hist_debug_ref(struct seq_file *m, const struct hist_field *ref);
 void hist_data_show(struct seq_file *m, struct event_trigger_data *data,
 		    unsigned int n);
 void hist_data_show_debug(struct seq_file *m,

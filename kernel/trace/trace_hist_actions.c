@@ -737,12 +737,7 @@ static void debug_ref(struct seq_file *m, struct hist_data *hd,
 	if (what)
 		seq_printf(m, "\n    hist_data->%s[%u]:\n", what, i);
 	seq_puts(m, "      flags:\n        HIST_FIELD_FL_VAR_REF\n");
-	seq_printf(m, "      name: %s\n", ref->name);
-	seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
-		   ref->var_idx);
-	seq_printf(m, "      var.hist_data: %p\n", ref->var_hd);
-	seq_printf(m, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
-		   ref->var_ref_idx);
+	hist_debug_ref(m, ref);
 	if (ref->system) {
 		seq_printf(m, "      system: %s\n", ref->system);
 		seq_printf(m, "      event_name: %s\n", ref->event_name);

@@ -279,6 +279,21 @@ void hist_data_show(struct seq_file *m, struct event_trigger_data *data,
 
 /* ---- the hist_debug file ---- */
 
+/**
+ * hist_debug_ref - the hist_debug lines locating a variable reference
+ * @m: where to
+ * @ref: the reference
+ */
+void hist_debug_ref(struct seq_file *m, const struct hist_field *ref)
+{
+	seq_printf(m, "      name: %s\n", ref->name);
+	seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
+		   ref->var_idx);
+	seq_printf(m, "      var.hist_data: %p\n", ref->var_hd);
+	seq_printf(m, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
+		   ref->var_ref_idx);
+}
+
 static void debug_field(struct seq_file *m, struct hist_data *hd,
 			unsigned int i)
 {
@@ -288,12 +303,7 @@ static void debug_field(struct seq_file *m, struct hist_data *hd,
 	if (f->kind == HIST_KIND_VAR_REF && !(f->flags & HIST_FIELD_FL_VAR)) {
 		/* a bare reference as a value shows as the reference */
 		seq_puts(m, "        HIST_FIELD_FL_VAR_REF\n");
-		seq_printf(m, "      name: %s\n", f->name);
-		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
-			   f->var_idx);
-		seq_printf(m, "      var.hist_data: %p\n", f->var_hd);
-		seq_printf(m, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
-			   f->var_ref_idx);
+		hist_debug_ref(m, f);
 	} else if (f->flags & HIST_FIELD_FL_KEY) {
 		seq_puts(m, "        HIST_FIELD_FL_KEY\n");
 	} else if (f->flags & HIST_FIELD_FL_VAR) {
