@@ -11,10 +11,18 @@
 
 probes=$HARNESS_DIR/differential
 out=$CACHE_DIR/logs/diff
-rm -rf "$out"
+kernels="stock ours"
+# DIFF_REUSE_STOCK=1: keep the stock dumps of the previous run (for quick
+# iterations on our side; the probes must not have changed since).
+if [ "${DIFF_REUSE_STOCK:-0}" = 1 ] && [ -d "$out/stock" ]; then
+	kernels=ours
+	find "$out" -mindepth 1 -maxdepth 1 ! -name stock ! -name stock.log -exec rm -rf {} +
+else
+	rm -rf "$out"
+fi
 mkdir -p "$out"
 
-for v in stock ours; do
+for v in $kernels; do
 	say "diff: running the probes on the $v kernel"
 	BASE=$v TESTS='^test.d/extra/' EXTRA_TESTS=$probes "$HARNESS_DIR/run.sh" check >"$out/$v.log" 2>&1 ||
 		{ tail -20 "$out/$v.log" >&2; die "probes failed on the $v kernel (see $out/$v.log)"; }

@@ -24,8 +24,9 @@ mem=1024
 [ "$debug" = 1 ] && mem=3072
 timeout=${GUEST_TIMEOUT:-2700}
 [ "$debug" = 1 ] && timeout=${GUEST_TIMEOUT:-5400}
-# KVM does not work on these machines: always TCG.
-qemu=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp 2 -m "$mem"
+# KVM does not work on these machines: always TCG.  QEMU_ACCEL overrides
+# the accelerator options (e.g. tcg,thread=single).
+qemu=(qemu-system-x86_64 -machine pc -accel "${QEMU_ACCEL:-tcg}" -cpu max -smp 2 -m "$mem"
       -kernel "$build/arch/x86/boot/bzImage" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 rdinit=/init"
       -no-reboot -nic none)

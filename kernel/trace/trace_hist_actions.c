@@ -148,8 +148,13 @@ static void action_free(struct hist_action *a)
 	kfree(a);
 }
 
-/* Can a value of @p fill the synthetic field @sf? */
-static bool param_fits(const struct hist_field *p, const struct synth_field *sf)
+/*
+ * Can a value of @p fill the synthetic field @sf?  An event field must
+ * have the field's type as written; a "$var" (@is_ref) only its size and
+ * signedness, as upstream checks them.
+ */
+static bool param_fits(const struct hist_field *p, const struct synth_field *sf,
+		       bool is_ref)
 {
 	bool is_str = p->var_flags & HIST_FIELD_FL_STRING;
 	bool is_stack = p->var_flags & HIST_FIELD_FL_STACKTRACE;
@@ -167,6 +172,8 @@ static bool param_fits(const struct hist_field *p, const struct synth_field *sf)
 		return false;
 	/* the type as written: pid_t and int do not mix, as upstream */
 	if (p->type && !strcmp(p->type, sf->type))
+		return true;
+	if (is_ref && p->size == sf->size && p->is_signed == sf->is_signed)
 		return true;
 	/* a "char *" variable holds an address, for an unsigned long */
 	return p->type && strchr(p->type, '*') && p->size == sf->size &&
@@ -204,8 +211,9 @@ static struct hist_field *trace_param(struct hist_data *hd,
 							a->match_event);
 		f = hist_var_ref_create(hd, system, event, dollar + 1, false);
 		hd->match_file = NULL;
-		if (!f)
-			hist_log(hd, HIST_ERR_PARAM_NOT_FOUND, text);
+		if (!f)	/* the caret goes to the name, after the '$' */
+			hist_log(hd, HIST_ERR_PARAM_NOT_FOUND,
+				 text + (dollar + 1 - param));
 		kfree(text);
 		return f;
 invalid:
@@ -214,7 +222,7 @@ invalid:
 		return NULL;
 	}
 	if (!isalpha(*param) && *param != '_') {
-		hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
+		hist_log(hd, HIST_ERR_INVALID_PARAM, param);
 		return NULL;
 	}
 	if (strchr(param, '.'))
@@ -245,43 +253,33 @@ invalid:
 }
 
 static int create_trace(struct hist_data *hd, struct hist_action *a,
-			const char *synth, char *params)
+			const char *synth, char **params, unsigned int n_params)
 {
 	struct hist_field *ref;
-	unsigned int n = 0;
-	char *p;
+	unsigned int n;
+	bool is_ref;
 
 	a->synth = synth_event_find_get(synth);
 	if (!a->synth) {
 		hist_log(hd, HIST_ERR_SYNTH_EVENT_NOT_FOUND, synth);
 		return -EINVAL;
 	}
-	while (params && (p = strsep(&params, ",")) != NULL) {
-		p = strim(p);
-		if (!*p) {
-			if (!n && !params)
-				break;	/* no parameters at all */
-			hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
-			return -EINVAL;
-		}
-		if (n == HIST_PARAMS_MAX) {
-			hist_log(hd, HIST_ERR_TOO_MANY_PARAMS, NULL);
-			return -EINVAL;
-		}
+	for (n = 0; n < n_params; n++) {
 		/* one too many is a type mismatch, as upstream reports it */
 		if (n == a->synth->n_fields) {
-			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH, p);
+			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH, params[n]);
 			return -EINVAL;
 		}
-		ref = trace_param(hd, a, p);
+		is_ref = strchr(params[n], '$');
+		ref = trace_param(hd, a, params[n]);
 		if (!ref)
 			return -EINVAL;
-		if (!param_fits(ref, a->synth->fields[n])) {
+		if (!param_fits(ref, a->synth->fields[n], is_ref)) {
 			hist_field_destroy(ref);
-			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH, p);
+			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH, params[n]);
 			return -EINVAL;
 		}
-		a->param_refs[n++] = ref->var_ref_idx;
+		a->param_refs[n] = ref->var_ref_idx;
 		hist_field_destroy(ref);
 	}
 	if (n != a->synth->n_fields) {
@@ -292,26 +290,56 @@ static int create_trace(struct hist_data *hd, struct hist_action *a,
 	return 0;
 }
 
-static int create_save(struct hist_data *hd, char *params)
+/*
+ * A field of this event for save(); "field.modifier" saves the field (the
+ * modifier is ignored, as upstream does) under the name as written.
+ */
+static int save_field_mod(struct hist_data *hd, char *p)
 {
-	unsigned int n = 0;
+	char *dot = strchr(p, '.');
+	struct hist_field *f;
+	char *label;
+
+	if (!dot || strchr(dot + 1, '.'))
+		return hist_field_var_create(hd, p, true) ? 0 : -EINVAL;
+	label = kstrdup(p, GFP_KERNEL);
+	if (!label)
+		return -ENOMEM;
+	*dot = '\0';
+	f = hist_field_var_create(hd, p, true);
+	*dot = '.';
+	if (!f) {
+		kfree(label);
+		return -EINVAL;
+	}
+	kfree(f->var_name);
+	f->var_name = label;
+	return 0;
+}
+
+static int create_save(struct hist_data *hd, char **params,
+		       unsigned int n_params)
+{
+	unsigned int n;
 	char *p;
 
 	if (hd->n_save_vars) {
 		hist_log(hd, HIST_ERR_TOO_MANY_SAVE_ACTIONS, NULL);
 		return -EEXIST;
 	}
-	while (params && (p = strsep(&params, ",")) != NULL) {
-		p = strim(p);
-		if (!*p)
+	for (n = 0; n < n_params; n++) {
+		p = params[n];
+		if (*p == '$' || strchr(p, '$')) {
+			if (!hist_save_ref_create(hd, p))
+				return -EINVAL;
 			continue;
-		if (!hist_field_var_create(hd, p, true))
+		}
+		if (!isalpha(*p) && *p != '_') {
+			hist_log(hd, HIST_ERR_INVALID_PARAM, p);
 			return -EINVAL;
-		n++;
-	}
-	if (!n) {
-		hist_log(hd, HIST_ERR_NO_SAVE_PARAMS, NULL);
-		return -EINVAL;
+		}
+		if (save_field_mod(hd, p))
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -334,7 +362,8 @@ static int create_match(struct hist_data *hd, struct hist_action *a,
 		return -ENOMEM;
 	if (!hist_find_file(hd->event_file->tr, a->match_system,
 			    a->match_event)) {
-		hist_log(hd, HIST_ERR_INVALID_SUBSYS_EVENT, arg);
+		/* the caret goes to the event name, as upstream puts it */
+		hist_log(hd, HIST_ERR_INVALID_SUBSYS_EVENT, dot + 1);
 		return -EINVAL;
 	}
 	return 0;
@@ -348,10 +377,6 @@ static int create_track(struct hist_data *hd, struct hist_action *a,
 	struct hist_field *var;
 	int ret;
 
-	if (*arg != '$') {
-		hist_log(hd, HIST_ERR_ONX_NOT_VAR, arg);
-		return -EINVAL;
-	}
 	var = hist_find_var(hd, arg + 1);
 	if (!var) {
 		hist_log(hd, HIST_ERR_ONX_VAR_NOT_FOUND, arg + 1);
@@ -439,20 +464,59 @@ static char *canonical_text(const char *handler, const char *arg,
 	return text;
 }
 
+/*
+ * Split an action's parameter list in place into @pv (trimmed).  An empty
+ * parameter is an error, as is more than @max of them.
+ */
+static int split_params(struct hist_data *hd, char *params, char **pv,
+			unsigned int max, unsigned int *n)
+{
+	char *p;
+
+	*n = 0;
+	while ((p = strsep(&params, ",")) != NULL) {
+		p = strim(p);
+		if (!*p) {
+			hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
+			return -EINVAL;
+		}
+		if (*n == max) {
+			hist_log(hd, HIST_ERR_TOO_MANY_PARAMS, NULL);
+			return -EINVAL;
+		}
+		pv[(*n)++] = p;
+	}
+	return 0;
+}
+
+static const char *handler_name(enum hist_handler handler)
+{
+	return handler == HIST_ON_MATCH ? "onmatch" :
+	       handler == HIST_ON_MAX ? "onmax" : "onchange";
+}
+
+/*
+ * The checks come in upstream's order: the onmatch() event, "$" of
+ * onmax()/onchange(), the action and its parameter list, the tracked
+ * variable, then whatever the action itself needs.
+ */
 static int action_create(struct hist_data *hd, const char *text)
 {
 	struct hist_action *a;
-	char *buf, *arg, *act, *params;
+	char *buf, *arg, *act, *params, **pv = NULL;
+	unsigned int n = 0;
+	bool is_trace;
 	int ret = -ENOMEM;
 
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
-	a->text = kstrdup(text, GFP_KERNEL);
 	buf = kstrdup(text, GFP_KERNEL);
-	if (!a->text || !buf)
+	pv = kcalloc(HIST_PARAMS_MAX + 1, sizeof(*pv), GFP_KERNEL);
+	if (!buf || !pv)
 		goto out;
 
+	ret = -EINVAL;
 	if (str_has_prefix(buf, "onmatch(")) {
 		a->handler = HIST_ON_MATCH;
 	} else if (str_has_prefix(buf, "onmax(")) {
@@ -461,74 +525,76 @@ static int action_create(struct hist_data *hd, const char *text)
 		a->handler = HIST_ON_CHANGE;
 	} else {
 		hist_log(hd, HIST_ERR_ACTION_NOT_FOUND, text);
-		ret = -EINVAL;
 		goto out;
 	}
 
 	ret = split_action(hd, buf, &arg, &act, &params);
 	if (ret)
 		goto out;
-	if (a->handler == HIST_ON_MATCH)
+	if (a->handler == HIST_ON_MATCH) {
 		ret = create_match(hd, a, arg);
-	else
-		ret = create_track(hd, a, arg);
-	if (ret)
+		if (ret)
+			goto out;
+	} else if (*arg != '$') {
+		hist_log(hd, HIST_ERR_ONX_NOT_VAR, arg);
+		ret = -EINVAL;
 		goto out;
+	}
 
 	ret = -EINVAL;
 	if (!act || !params) {
 		hist_log(hd, HIST_ERR_ACTION_NOT_FOUND, NULL);
 		goto out;
 	}
-	kfree(a->text);
-	a->text = canonical_text(a->handler == HIST_ON_MATCH ? "onmatch" :
-				 a->handler == HIST_ON_MAX ? "onmax" :
-				 "onchange", arg, act, params);
+	a->text = canonical_text(handler_name(a->handler), arg, act, params);
 	if (!a->text) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (!strcmp(act, "save") || !strcmp(act, "snapshot")) {
-		if (a->handler == HIST_ON_MATCH) {
-			hist_log(hd, HIST_ERR_ACTION_MISMATCH, act);
+	is_trace = strcmp(act, "save") && strcmp(act, "snapshot");
+	if (strcmp(act, "snapshot")) {
+		/* trace(): the synthetic event's name comes first */
+		ret = split_params(hd, params, pv, HIST_PARAMS_MAX +
+				   !strcmp(act, "trace"), &n);
+		if (ret)
 			goto out;
-		}
-		if (!strcmp(act, "save")) {
-			a->act = HIST_ACT_SAVE;
-			ret = create_save(hd, params);
-		} else {
-			a->act = HIST_ACT_SNAPSHOT;
-			a->snap = kzalloc(sizeof(*a->snap), GFP_KERNEL);
-			ret = a->snap ? 0 : -ENOMEM;
-			if (a->snap) {
-				a->snap->hd = hd;
-				a->snap->action = a;
-			}
+	}
+
+	if (a->handler != HIST_ON_MATCH) {
+		ret = create_track(hd, a, arg);
+		if (ret)
+			goto out;
+	} else if (!is_trace) {
+		hist_log(hd, HIST_ERR_ACTION_MISMATCH, act);
+		ret = -EINVAL;
+		goto out;
+	}
+
+	if (!strcmp(act, "save")) {
+		a->act = HIST_ACT_SAVE;
+		ret = create_save(hd, pv, n);
+	} else if (!strcmp(act, "snapshot")) {
+		a->act = HIST_ACT_SNAPSHOT;
+		a->snap = kzalloc(sizeof(*a->snap), GFP_KERNEL);
+		ret = a->snap ? 0 : -ENOMEM;
+		if (a->snap) {
+			a->snap->hd = hd;
+			a->snap->action = a;
 		}
 	} else if (!strcmp(act, "trace")) {
-		char *synth = strsep(&params, ",");
-
 		a->act = HIST_ACT_TRACE;
-		synth = strim(synth);
-		if (!*synth) {
-			hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
-			goto out;
-		}
-		ret = create_trace(hd, a, synth, params);
+		ret = create_trace(hd, a, pv[0], pv + 1, n - 1);
 	} else {
 		/* the older form: the synthetic event's name is the action */
 		a->act = HIST_ACT_TRACE;
-		if (!*strim(params)) {
-			hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
-			goto out;
-		}
-		ret = create_trace(hd, a, act, params);
+		ret = create_trace(hd, a, act, pv, n);
 	}
 	if (ret)
 		goto out;
 	hd->actions[hd->n_actions++] = a;
 	a = NULL;
 out:
+	kfree(pv);
 	kfree(buf);
 	action_free(a);
 	return ret;

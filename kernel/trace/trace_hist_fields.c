@@ -281,8 +281,15 @@ static struct hist_field *parse_ref(struct field_ctx *ctx,
 	struct hist_field *f;
 
 	if (ctx->is_key) {
-		fail(ctx, HIST_ERR_INVALID_REF_KEY, NULL);
-		return ERR_PTR(-EINVAL);
+		/* an unknown variable is reported as such first */
+		if (ctx->hd) {
+			f = hist_var_ref_create(ctx->hd, system, event, str + 1,
+						true);
+			if (!f)
+				return ERR_PTR(-EINVAL);
+			hist_field_destroy(f);
+		}
+		return fail(ctx, HIST_ERR_INVALID_REF_KEY, system ?: str);
 	}
 	if (!ctx->hd) {
 		fail(ctx, HIST_ERR_VAR_NOT_FOUND, str + 1);

@@ -175,6 +175,21 @@ static void key_part(struct hist_field *f, u8 *dst, unsigned int room,
 		memset(dst + bytes, 0, f->size - bytes);
 		return;
 	}
+	case HIST_KIND_VAR_REF: {
+		/* save() of another histogram's string or stack variable */
+		const void *src = (const void *)(unsigned long)
+				  run->refs[f->var_ref_idx];
+
+		if (f->flags & HIST_FIELD_FL_STRING) {
+			key_string(dst, room, src, room);
+			return;
+		}
+		if (f->flags & HIST_FIELD_FL_STACKTRACE) {
+			memcpy(dst, src, HIST_STACKTRACE_SIZE);
+			return;
+		}
+		break;
+	}
 	case HIST_KIND_STACKTRACE: {
 		unsigned long *entries = (unsigned long *)dst;
 		unsigned int n;
@@ -186,8 +201,9 @@ static void key_part(struct hist_field *f, u8 *dst, unsigned int room,
 		return;
 	}
 	default:
-		*(u64 *)dst = field_value(f, run);
+		break;
 	}
+	*(u64 *)dst = field_value(f, run);
 }
 
 /**

@@ -249,10 +249,9 @@ struct hist_field *hist_var_ref_create(struct hist_data *hd,
 	if (!owner) {
 		if (!log)
 			return NULL;
-		if (ambiguous) {
+		/* upstream goes on to say it found nothing */
+		if (ambiguous)
 			hist_log(hd, HIST_ERR_VAR_NOT_UNIQUE, name);
-			return NULL;
-		}
 		hist_log(hd, HIST_ERR_VAR_NOT_FOUND, name);
 		dollar = kasprintf(GFP_KERNEL, "$%s", name);
 		if (dollar)
@@ -460,6 +459,10 @@ struct hist_field *hist_field_var_create(struct hist_data *hd,
 			goto out;
 		}
 		if (!f) {
+			if (save) {
+				hist_log(hd, HIST_ERR_FIELD_NOT_FOUND, name);
+				hist_log(hd, HIST_ERR_FIELD_VAR_PARSE_FAIL, text);
+			}
 			hist_log(hd, HIST_ERR_FIELD_VAR_CREATE_FAIL, text);
 			goto out;
 		}
@@ -473,7 +476,7 @@ ref:
 	/* a field of another event: through a helper histogram there */
 	file = hist_find_file(hd->event_file->tr, system, event);
 	if (!file) {
-		hist_log(hd, HIST_ERR_EVENT_FILE_NOT_FOUND, text);
+		hist_log(hd, HIST_ERR_EVENT_FILE_NOT_FOUND, name);
 		goto out;
 	}
 	if (!trace_find_event_field(file->event_call, (char *)name)) {
@@ -487,7 +490,7 @@ ref:
 	ret = helper_for(hd, file, name, var_name);
 	if (ret) {
 		hist_log(hd, ret == -ENOENT ? HIST_ERR_HIST_NOT_FOUND :
-			 HIST_ERR_HIST_CREATE_FAIL, text);
+			 HIST_ERR_HIST_CREATE_FAIL, name);
 		goto out;
 	}
 	f = hist_var_ref_create(hd, system, event, var_name, true);
@@ -500,6 +503,89 @@ ref:
 	}
 out:
 	kfree(var_name);
+	kfree(copy);
+	return f;
+}
+
+/* Does @text ("system.event") name the event of @hd? */
+static bool is_own_event(struct hist_data *hd, const char *system,
+			 const char *event)
+{
+	struct trace_event_call *call = hd->event_file->event_call;
+
+	return !strcmp(system, call->class->system) &&
+	       !strcmp(event, trace_event_name(call));
+}
+
+/**
+ * hist_save_ref_create - a save() parameter naming a variable
+ * @hd: the histogram being built
+ * @text: "$name" or "system.event.$name"
+ *
+ * The value the variable of another histogram has when the handler fires
+ * is kept in a variable of @hd (a copy for strings), shown under @text.
+ * As upstream, the trigger's own variables are not found here.
+ *
+ * Return: the save variable (owned by @hd), or NULL (reported).
+ */
+struct hist_field *hist_save_ref_create(struct hist_data *hd,
+					const char *text)
+{
+	char *copy, *name, *system = NULL, *event = NULL;
+	struct hist_field *f = NULL;
+
+	copy = kstrdup(text, GFP_KERNEL);
+	if (!copy)
+		return NULL;
+	name = strchr(copy, '$');
+	if (name != copy) {
+		/* "system.event.$name" */
+		if (name[-1] != '.')
+			goto bad;
+		name[-1] = '\0';
+		event = strrchr(copy, '.');
+		if (!event)
+			goto bad;
+		*event++ = '\0';
+		system = copy;
+	}
+	name++;
+	if (system ? is_own_event(hd, system, event) : !!hist_find_var(hd, name)) {
+		hist_log(hd, HIST_ERR_VAR_NOT_FOUND, name);
+		hist_log(hd, HIST_ERR_FIELD_NOT_FOUND, text);
+		goto bad;
+	}
+	f = hist_var_ref_create(hd, system, event, name, true);
+	if (!f)
+		goto bad;
+	if (hd->n_save_vars == HIST_VARS_MAX ||
+	    hd->n_map_vars == TRACING_MAP_VARS_MAX) {
+		hist_field_destroy(f);
+		f = NULL;
+		hist_log(hd, HIST_ERR_VAR_CREATE_FIND_FAIL, text);
+		hist_log(hd, HIST_ERR_FIELD_VAR_CREATE_FAIL, text);
+		goto out;
+	}
+	f->var_name = kstrdup(text, GFP_KERNEL);
+	if (!f->var_name) {
+		hist_field_destroy(f);
+		f = NULL;
+		goto out;
+	}
+	/* not an alias: the value is kept in a slot of this map */
+	f->flags |= HIST_FIELD_FL_VAR;
+	f->var_idx = hd->n_map_vars++;
+	if (f->var_flags & (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE)) {
+		f->flags |= f->var_flags & (HIST_FIELD_FL_STRING |
+					    HIST_FIELD_FL_STACKTRACE);
+		f->elt_slot = hd->n_elt_slots++;
+	}
+	hd->save_vars[hd->n_save_vars++] = f;
+	goto out;
+bad:
+	hist_log(hd, HIST_ERR_FIELD_VAR_PARSE_FAIL, text);
+	hist_log(hd, HIST_ERR_FIELD_VAR_CREATE_FAIL, text);
+out:
 	kfree(copy);
 	return f;
 }
