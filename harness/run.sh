@@ -24,9 +24,12 @@ mem=1024
 [ "$debug" = 1 ] && mem=3072
 timeout=${GUEST_TIMEOUT:-2700}
 [ "$debug" = 1 ] && timeout=${GUEST_TIMEOUT:-5400}
-# KVM does not work on these machines: always TCG.  QEMU_ACCEL overrides
-# the accelerator options (e.g. tcg,thread=single).
-qemu=(qemu-system-x86_64 -machine pc -accel "${QEMU_ACCEL:-tcg}" -cpu max -smp 2 -m "$mem"
+# KVM does not work on these machines: always TCG.  Single-threaded TCG:
+# QEMU 7.2's multi-threaded TCG lets a vCPU run stale code after another
+# one patched it (an "Oops: int3" at a static call site being switched,
+# reproduced on the stock kernel under trigger churn); both vCPUs still
+# interleave.  QEMU_ACCEL=tcg brings multi-threaded TCG back.
+qemu=(qemu-system-x86_64 -machine pc -accel "${QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp 2 -m "$mem"
       -kernel "$build/arch/x86/boot/bzImage" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 rdinit=/init"
       -no-reboot -nic none)

@@ -381,7 +381,7 @@ static void sgt_test_dynamic(void)
 		sgt_expect_ret("dynamic", ret, 0);
 	} else {
 		snprintf(exp, sizeof(exp),
-			 "sgt_dyn: lat=5 name=hello stack=STACK:\n=> %pS tail=end\n",
+			 "sgt_dyn: lat=5 name=hello stack=STACK:\n=> %pS\n tail=end\n",
 			 (void *)stack[0]);
 		sgt_check_text("dynamic", file, exp);
 	}

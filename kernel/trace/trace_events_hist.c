@@ -394,15 +394,24 @@ static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param,
 	if (ret)
 		goto fail;
 
-	for (i = 0; i < hd->n_fields; i++)
+	for (i = 0; i < hd->n_fields; i++) {
 		if (tree_has_flag(hd->fields[i], HIST_FIELD_FL_TIMESTAMP))
 			hd->uses_timestamps = true;
-	for (i = 0; i < hd->n_field_vars; i++)
+		if (hd->fields[i]->kind == HIST_KIND_STACKTRACE)
+			hd->uses_stack = true;
+	}
+	for (i = 0; i < hd->n_field_vars; i++) {
 		if (hd->field_vars[i]->flags & HIST_FIELD_FL_TIMESTAMP)
 			hd->uses_timestamps = true;
-	for (i = 0; i < hd->n_save_vars; i++)
+		if (hd->field_vars[i]->kind == HIST_KIND_STACKTRACE)
+			hd->uses_stack = true;
+	}
+	for (i = 0; i < hd->n_save_vars; i++) {
 		if (hd->save_vars[i]->flags & HIST_FIELD_FL_TIMESTAMP)
 			hd->uses_timestamps = true;
+		if (hd->save_vars[i]->kind == HIST_KIND_STACKTRACE)
+			hd->uses_stack = true;
+	}
 	hd->clock = kstrdup(hd->spec.clock ?: "global", GFP_KERNEL);
 	if (!hd->clock) {
 		ret = -ENOMEM;
@@ -544,9 +553,13 @@ static int hist_register(char *glob, struct event_trigger_data *data,
 
 	if (hd->uses_timestamps) {
 		ret = tracing_set_clock(tr, hd->clock);
-		if (ret)
+		if (ret) {
+			hist_log(hd, HIST_ERR_SET_CLOCK_FAIL, hd->clock);
 			return ret;
+		}
 		tracing_set_filter_buffering(tr, true);
+		/* events buffered before this must not reach the trigger */
+		tracepoint_synchronize_unregister();
 	}
 
 	ret = hist_actions_register(hd);
@@ -587,10 +600,20 @@ static void hist_remove(struct event_trigger_data *data,
 {
 	struct hist_data *hd = data->private_data;
 
+	list_del_rcu(&data->list);
+	update_cond_flag(file);
+	trace_event_trigger_enable_disable(file, 0);
+	/*
+	 * Only once no event runs the trigger any more may its snapshot go
+	 * and events be buffered again (a buffered event has no ring buffer
+	 * time stamp to give common_timestamp).
+	 */
+	tracepoint_synchronize_unregister();
 	hist_actions_unregister(hd);
 	if (hd->uses_timestamps)
 		tracing_set_filter_buffering(file->tr, false);
-	drop_trigger(data, file);
+	if (data->ops->free)
+		data->ops->free(data);
 }
 
 static void hist_unregister(char *glob, struct event_trigger_data *data,
@@ -776,7 +799,10 @@ static int hist_parse(struct event_command *cmd_ops,
 	if (ret < 0)
 		goto out_free;
 
+	/* registration can fail too (the clock): errors go to this command */
+	hd->cmd = &hc;
 	ret = event_trigger_register(cmd_ops, file, glob, data);
+	hd->cmd = NULL;
 	if (ret)
 		goto out_free;
 	goto out;

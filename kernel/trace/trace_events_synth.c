@@ -310,6 +310,9 @@ static void synth_print_field(struct trace_iterator *iter,
 			break;
 		trace_seq_printf(s, "\n=> %pS", (void *)addr);
 	}
+	/* upstream ends every frame line, so a blank line follows a stack */
+	if (i)
+		trace_seq_putc(s, '\n');
 }
 
 static enum print_line_t synth_event_print(struct trace_iterator *iter,

@@ -416,6 +416,7 @@ struct hist_action {
  * @n_sort_keys: number of @sort_keys
  * @show_hitcount: hitcount is printed (not "nohitcount")
  * @uses_timestamps: some field reads common_timestamp
+ * @uses_stack: some field is the stack of the event (common_stacktrace)
  * @clock: the clock to switch the buffer to, if timestamps are used
  * @map: the aggregation map
  * @event_file: the event this histogram is attached to
@@ -453,6 +454,7 @@ struct hist_data {
 	unsigned int			n_sort_keys;
 	bool				show_hitcount;
 	bool				uses_timestamps;
+	bool				uses_stack;
 	char				*clock;
 	struct tracing_map		*map;
 	struct trace_event_file		*event_file;
@@ -605,6 +607,7 @@ struct hist_run {
 	u64				*params;
 	void				*key;
 	struct tracing_map_elt		*elt;
+	unsigned long			*stack;
 };
 
 u64 hist_run_value(struct hist_field *f, struct hist_run *run);

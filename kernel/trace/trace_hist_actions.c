@@ -395,7 +395,7 @@ static int create_track(struct hist_data *hd, struct hist_action *a,
 	a->track_var->elt_slot = -1;
 	ret = hist_var_init(hd, a->track_var, name);
 	if (ret) {
-		hist_log(hd, HIST_ERR_ONX_VAR_CREATE_FAIL, arg);
+		hist_log(hd, HIST_ERR_ONX_VAR_CREATE_FAIL, NULL);
 		return ret == -E2BIG ? -EINVAL : ret;
 	}
 	return 0;

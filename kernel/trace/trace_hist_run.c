@@ -30,6 +30,7 @@ struct hist_key_bufs {
 	u8	buf[HIST_KEY_NEST_MAX][HIST_KEY_SIZE_MAX] __aligned(8);
 	u64	refs[HIST_KEY_NEST_MAX][HIST_VAR_REFS_MAX];
 	u64	params[HIST_KEY_NEST_MAX][HIST_PARAMS_MAX];
+	unsigned long stack[HIST_KEY_NEST_MAX][HIST_STACKTRACE_DEPTH];
 };
 
 static DEFINE_PER_CPU(struct hist_key_bufs, hist_key_bufs);
@@ -190,16 +191,9 @@ static void key_part(struct hist_field *f, u8 *dst, unsigned int room,
 		}
 		break;
 	}
-	case HIST_KIND_STACKTRACE: {
-		unsigned long *entries = (unsigned long *)dst;
-		unsigned int n;
-
-		n = stack_trace_save(entries, HIST_STACKTRACE_DEPTH,
-				     HIST_STACKTRACE_SKIP);
-		memset(entries + n, 0,
-		       (HIST_STACKTRACE_DEPTH - n) * sizeof(*entries));
+	case HIST_KIND_STACKTRACE:
+		memcpy(dst, run->stack, HIST_STACKTRACE_SIZE);
 		return;
-	}
 	default:
 		break;
 	}
@@ -270,6 +264,26 @@ static bool resolve_refs(struct hist_data *hd, struct hist_run *run,
 	return true;
 }
 
+/*
+ * The stack of the event, taken once per event at a fixed depth, so every
+ * key and variable of the event sees the same stack whatever the compiler
+ * inlined.  Upstream takes it in its trigger function and skips
+ * HIST_STACKTRACE_SKIP frames from there; here one more frame lies between
+ * the trigger call and the walk (this function below hist_data_update(),
+ * which hist_trigger_probe() tail-calls), so the stack starts at the same
+ * frame as upstream's.  The stack tests check that first frame.
+ */
+#define HIST_STACK_OWN_FRAMES	1
+
+static noinline void save_stack(unsigned long *entries)
+{
+	unsigned int n;
+
+	n = stack_trace_save(entries, HIST_STACKTRACE_DEPTH,
+			     HIST_STACKTRACE_SKIP + HIST_STACK_OWN_FRAMES);
+	memset(entries + n, 0, (HIST_STACKTRACE_DEPTH - n) * sizeof(*entries));
+}
+
 /**
  * hist_data_update - aggregate one event into a histogram
  * @hd: the histogram
@@ -302,6 +316,10 @@ void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 	run.key = kb->buf[depth];
 	run.refs = kb->refs[depth];
 	run.params = kb->params[depth];
+	if (hd->uses_stack) {
+		run.stack = kb->stack[depth];
+		save_stack(run.stack);
+	}
 
 	for (i = hist_first_key(hd); i < hd->n_fields; i++) {
 		struct hist_field *f = hd->fields[i];

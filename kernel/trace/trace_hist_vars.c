@@ -333,7 +333,13 @@ static struct hist_field *own_field_var(struct hist_data *hd,
 	if (hist_var_init(hd, f, name)) {
 		hist_field_destroy(f);
 		hist_log(hd, HIST_ERR_VAR_CREATE_FIND_FAIL, name);
-		hist_log(hd, HIST_ERR_FIELD_VAR_CREATE_FAIL, name);
+		if (save) {
+			hist_log(hd, HIST_ERR_FIELD_VAR_CREATE_FAIL, name);
+		} else {
+			/* upstream then looks for it on the onmatch() event */
+			hist_log(hd, HIST_ERR_FIELD_NOT_FOUND, name);
+			hist_log(hd, HIST_ERR_HIST_CREATE_FAIL, name);
+		}
 		return ERR_PTR(-EINVAL);
 	}
 	vars[(*n)++] = f;
