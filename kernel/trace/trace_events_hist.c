@@ -576,6 +576,7 @@ static int hist_register(char *glob, struct event_trigger_data *data,
 		list_del_rcu(&data->list);
 		update_cond_flag(file);
 		data->ref--;
+		tracepoint_synchronize_unregister();	/* as in hist_remove() */
 		hist_actions_unregister(hd);
 		if (hd->uses_timestamps)
 			tracing_set_filter_buffering(tr, false);
