@@ -329,7 +329,7 @@ static int create_save(struct hist_data *hd, char **params,
 	}
 	for (n = 0; n < n_params; n++) {
 		p = params[n];
-		if (*p == '$' || strchr(p, '$')) {
+		if (strchr(p, '$')) {
 			if (!hist_save_ref_create(hd, p))
 				return -EINVAL;
 			continue;
