@@ -561,6 +561,7 @@ struct hist_field *hist_find_var(struct hist_data *hd, const char *name);
 bool hist_var_defined_elsewhere(struct hist_data *hd, const char *name);
 int hist_var_init(struct hist_data *hd, struct hist_field *f,
 		  const char *name);
+char *hist_split_ref(char *s, char **system, char **event);
 struct hist_field *hist_save_ref_create(struct hist_data *hd,
 					const char *text);
 struct hist_field *hist_field_var_create(struct hist_data *hd,

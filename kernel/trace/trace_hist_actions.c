@@ -190,36 +190,28 @@ static struct hist_field *trace_param(struct hist_data *hd,
 	char *qualified;
 
 	if (dollar) {
-		char *system = NULL, *event = NULL, *text;
+		char *system, *event, *name, *text;
 
 		text = kstrdup(param, GFP_KERNEL);
 		if (!text)
 			return NULL;
-		if (dollar != param) {
-			if (dollar[-1] != '.')
-				goto invalid;
-			dollar[-1] = '\0';
-			event = strrchr(param, '.');
-			if (!event)
-				goto invalid;
-			*event++ = '\0';
-			system = param;
+		name = hist_split_ref(param, &system, &event);
+		if (!name) {
+			hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
+			kfree(text);
+			return NULL;
 		}
 		if (!system && a->handler == HIST_ON_MATCH)
 			hd->match_file = hist_find_file(hd->event_file->tr,
 							a->match_system,
 							a->match_event);
-		f = hist_var_ref_create(hd, system, event, dollar + 1, false);
+		f = hist_var_ref_create(hd, system, event, name, false);
 		hd->match_file = NULL;
 		if (!f)	/* the caret goes to the name, after the '$' */
 			hist_log(hd, HIST_ERR_PARAM_NOT_FOUND,
-				 text + (dollar + 1 - param));
+				 text + (name - param));
 		kfree(text);
 		return f;
-invalid:
-		hist_log(hd, HIST_ERR_INVALID_PARAM, NULL);
-		kfree(text);
-		return NULL;
 	}
 	if (!isalpha(*param) && *param != '_') {
 		hist_log(hd, HIST_ERR_INVALID_PARAM, param);

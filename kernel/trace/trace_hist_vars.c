@@ -513,6 +513,35 @@ out:
 	return f;
 }
 
+/**
+ * hist_split_ref - split "$name" or "system.event.$name" in place
+ * @s: the text (changed, also on failure)
+ * @system: set to the system, or NULL for "$name"
+ * @event: set to the event, or NULL for "$name"
+ *
+ * Return: the name after the '$', or NULL if @s has neither form.
+ */
+char *hist_split_ref(char *s, char **system, char **event)
+{
+	char *dollar = strchr(s, '$');
+
+	*system = NULL;
+	*event = NULL;
+	if (!dollar)
+		return NULL;
+	if (dollar == s)
+		return dollar + 1;
+	if (dollar[-1] != '.')
+		return NULL;
+	dollar[-1] = '\0';
+	*event = strrchr(s, '.');
+	if (!*event)
+		return NULL;
+	*(*event)++ = '\0';
+	*system = s;
+	return dollar + 1;
+}
+
 /* Does @text ("system.event") name the event of @hd? */
 static bool is_own_event(struct hist_data *hd, const char *system,
 			 const char *event)
@@ -537,25 +566,15 @@ static bool is_own_event(struct hist_data *hd, const char *system,
 struct hist_field *hist_save_ref_create(struct hist_data *hd,
 					const char *text)
 {
-	char *copy, *name, *system = NULL, *event = NULL;
+	char *copy, *name, *system, *event;
 	struct hist_field *f = NULL;
 
 	copy = kstrdup(text, GFP_KERNEL);
 	if (!copy)
 		return NULL;
-	name = strchr(copy, '$');
-	if (name != copy) {
-		/* "system.event.$name" */
-		if (name[-1] != '.')
-			goto bad;
-		name[-1] = '\0';
-		event = strrchr(copy, '.');
-		if (!event)
-			goto bad;
-		*event++ = '\0';
-		system = copy;
-	}
-	name++;
+	name = hist_split_ref(copy, &system, &event);
+	if (!name)
+		goto bad;
 	if (system ? is_own_event(hd, system, event) : !!hist_find_var(hd, name)) {
 		hist_log(hd, HIST_ERR_VAR_NOT_FOUND, name);
 		hist_log(hd, HIST_ERR_FIELD_NOT_FOUND, text);
