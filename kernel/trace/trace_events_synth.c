@@ -128,8 +128,8 @@ static unsigned int synth_dynstr_len(u64 val)
 	return strnlen(synth_val_str(val), SYNTH_STR_LEN_MAX - 1) + 1;
 }
 
-/* Number of return addresses of a stack value. */
-static unsigned int synth_stack_depth(u64 val)
+/* Bytes the return addresses of a stack value take in the tail. */
+static unsigned int synth_stack_len(u64 val)
 {
 	const unsigned long *stack = (const unsigned long *)(unsigned long)val;
 	unsigned int n = 0;
@@ -138,7 +138,46 @@ static unsigned int synth_stack_depth(u64 val)
 		return 0;
 	while (n < HIST_STACKTRACE_DEPTH && stack[n])
 		n++;
-	return n;
+	return n * sizeof(long);
+}
+
+/*
+ * The tail bytes of each "char[]" and stack field of one record.  A
+ * source string or stack may change while the event is recorded (a
+ * variable of a histogram entry rewritten on another CPU, a comm being
+ * renamed): each is therefore measured exactly once, here, and both the
+ * reservation and the copy use that length.  On the stack, so that
+ * recording allocates nothing; a length is at most SYNTH_STR_LEN_MAX or
+ * HIST_STACKTRACE_SIZE.
+ */
+struct synth_tail {
+	unsigned int	size;
+	u16		len[SYNTH_FIELDS_MAX];
+};
+
+static_assert(SYNTH_STR_LEN_MAX <= U16_MAX && HIST_STACKTRACE_SIZE <= U16_MAX);
+
+static void synth_measure(struct synth_event *se, const u64 *vals,
+			  struct synth_tail *tail)
+{
+	unsigned int i, len;
+
+	tail->size = 0;
+	for (i = 0; i < se->n_fields; i++) {
+		switch (se->fields[i]->kind) {
+		case SYNTH_FIELD_DYNSTR:
+			len = synth_dynstr_len(vals[i]);
+			break;
+		case SYNTH_FIELD_STACK:
+			len = synth_stack_len(vals[i]);
+			break;
+		default:
+			len = 0;
+			break;
+		}
+		tail->len[i] = len;
+		tail->size += len;
+	}
 }
 
 static inline union trace_synth_field *
@@ -169,10 +208,14 @@ static void synth_set_loc(struct synth_trace_event *entry,
 	slot->as_dynamic.len = len;
 }
 
-/* Fill the whole record; the tail must have room for all payloads. */
+/*
+ * Fill the whole record.  Every "char[]" and stack payload is copied with
+ * the length @tail holds for it, never measured again: the record was
+ * reserved with room for exactly these lengths.
+ */
 static void synth_fill_record(struct synth_event *se,
 			      struct synth_trace_event *entry,
-			      const u64 *vals)
+			      const u64 *vals, const struct synth_tail *tail)
 {
 	unsigned int i, pos = se->fixed_size, len;
 	u8 *base = (u8 *)entry;
@@ -188,7 +231,7 @@ static void synth_fill_record(struct synth_event *se,
 			synth_store_fixed(entry, field, vals[i]);
 			break;
 		case SYNTH_FIELD_STACK:
-			len = synth_stack_depth(vals[i]) * sizeof(long);
+			len = tail->len[i];
 			if (len)
 				memcpy(base + pos,
 				       (void *)(unsigned long)vals[i], len);
@@ -200,12 +243,14 @@ static void synth_fill_record(struct synth_event *se,
 		}
 	}
 
+	/* strings after the stacks, which stay long aligned */
 	for (i = 0; i < se->n_fields; i++) {
 		const struct synth_field *field = se->fields[i];
 
 		if (field->kind != SYNTH_FIELD_DYNSTR)
 			continue;
-		len = synth_dynstr_len(vals[i]);
+		/* at least 1: the NUL, written here, not copied */
+		len = tail->len[i];
 		memcpy(base + pos, synth_val_str(vals[i]), len - 1);
 		base[pos + len - 1] = '\0';
 		synth_set_loc(entry, field, pos, len);
@@ -220,30 +265,22 @@ static bool synth_file_wants_record(struct trace_event_file *file)
 	return !trace_trigger_soft_disabled(file);
 }
 
-/* Record one event into @file.  Called with preemption disabled. */
+/*
+ * Record one event into @file, whose wish to record it the caller has
+ * checked, with the payload lengths @tail.  Preemption is disabled.
+ */
 static void synth_record(struct synth_event *se, struct trace_event_file *file,
-			 const u64 *vals)
+			 const u64 *vals, const struct synth_tail *tail)
 {
 	struct trace_event_buffer fbuffer;
 	struct synth_trace_event *entry;
-	unsigned int i, tail = 0;
-
-	if (!synth_file_wants_record(file))
-		return;
-
-	for (i = 0; i < se->n_fields; i++) {
-		if (se->fields[i]->kind == SYNTH_FIELD_DYNSTR)
-			tail += synth_dynstr_len(vals[i]);
-		else if (se->fields[i]->kind == SYNTH_FIELD_STACK)
-			tail += synth_stack_depth(vals[i]) * sizeof(long);
-	}
 
 	entry = trace_event_buffer_reserve(&fbuffer, file,
-					   se->fixed_size + tail);
+					   se->fixed_size + tail->size);
 	if (!entry)
 		return;
 
-	synth_fill_record(se, entry, vals);
+	synth_fill_record(se, entry, vals, tail);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -504,7 +541,9 @@ static int synth_event_layout(struct synth_event *se)
 			.size		= field->size,
 			.align		= sizeof(u64),
 			.is_signed	= field->is_signed,
-			.filter_type	= FILTER_OTHER,
+			/* a stack is known by its filter type, as upstream */
+			.filter_type	= field->kind == SYNTH_FIELD_STACK ?
+					  FILTER_STACKTRACE : FILTER_OTHER,
 			.len		= field->kind == SYNTH_FIELD_STR ?
 					  field->size : 0,
 		};
@@ -642,66 +681,32 @@ static int synth_create_cmd(const char *raw, struct module *mod,
 	return ret;
 }
 
-/* Do @argc/@argv (a field list split at blanks) describe @se exactly? */
-static bool synth_fields_match(struct synth_event *se, int argc,
-			       const char **argv)
-{
-	struct synth_def *def;
-	size_t len = 0;
-	bool match;
-	char *text;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	text = kzalloc(len + 1, GFP_KERNEL);
-	def = kzalloc(sizeof(*def), GFP_KERNEL);
-	match = text && def;
-	for (i = 0; match && i < argc; i++) {
-		strcat(text, argv[i]);
-		strcat(text, " ");
-	}
-	if (match)
-		match = !synth_parse_fields(text, 0, def, NULL) &&
-			def->n_fields == se->n_fields;
-	for (i = 0; match && i < se->n_fields; i++)
-		match = synth_fields_equal(def->fields[i], se->fields[i]);
-
-	synth_def_free(def);
-	kfree(text);
-	return match;
-}
-
-/* Handle "!name [fields]" written to synthetic_events. */
+/*
+ * Handle "!name [fields]" written to synthetic_events.  The event goes by
+ * its name whatever follows, as in upstream; "!" or "! name" name no
+ * event.
+ */
 static int synth_remove_cmd(const char *cmd)
 {
+	size_t len = strcspn(cmd + 1, " \t");
 	struct synth_event *se;
-	const char **argv;
 	char *name;
-	int argc, ret;
+	int ret;
 
-	argv = (const char **)argv_split(GFP_KERNEL, cmd + 1, &argc);
-	if (!argv)
+	if (!len)
+		return -ENOENT;
+	name = kmemdup_nul(cmd + 1, len, GFP_KERNEL);
+	if (!name)
 		return -ENOMEM;
-	if (!argc) {
-		argv_free((char **)argv);
-		return -EINVAL;
-	}
-	name = (char *)argv[0];
 
 	mutex_lock(&event_mutex);
 	se = synth_event_lookup(name);
-	if (!se)
-		ret = -ENOENT;
-	else if (argc > 1 && !synth_fields_match(se, argc - 1, argv + 1))
-		ret = -EINVAL;
-	else
-		ret = synth_event_remove(se);
+	ret = se ? synth_event_remove(se) : -ENOENT;
 	if (!ret)
 		tracing_reset_all_online_cpus();
 	mutex_unlock(&event_mutex);
 
-	argv_free((char **)argv);
+	kfree(name);
 	return ret;
 }
 
@@ -777,9 +782,12 @@ static bool synth_dyn_match(const char *system, const char *event,
 
 	if (system && strcmp(system, SYNTH_SYSTEM))
 		return false;
-	if (event[0] && strcmp(event, se->name))
-		return false;
-	return !argc || synth_fields_match(se, argc, argv);
+	/*
+	 * By name alone, whatever fields follow ("-:name u64 x" and
+	 * "!s:name ..." alike); "-:synthetic/" names no event and so
+	 * removes none (-ENOENT), unlike the probe events' group removal.
+	 */
+	return !strcmp(event, se->name);
 }
 
 static struct dyn_event_operations synth_dyn_ops = {
@@ -911,7 +919,12 @@ int synth_event_emit(struct synth_event *event, struct trace_event_file *file,
 		return -EINVAL;
 
 	guard(preempt_notrace)();
-	synth_record(event, file, vals);
+	if (synth_file_wants_record(file)) {
+		struct synth_tail tail;
+
+		synth_measure(event, vals, &tail);
+		synth_record(event, file, vals, &tail);
+	}
 	return 0;
 }
 
@@ -919,13 +932,23 @@ void synth_event_emit_all(struct synth_event *event, const u64 *vals,
 			  unsigned int n_vals)
 {
 	struct synth_file_link *link;
+	struct synth_tail tail;
+	bool measured = false;
 
 	if (n_vals != event->n_fields)
 		return;
 
 	rcu_read_lock_sched_notrace();
-	list_for_each_entry_rcu(link, &event->files, list)
-		synth_record(event, link->file, vals);
+	list_for_each_entry_rcu(link, &event->files, list) {
+		if (!synth_file_wants_record(link->file))
+			continue;
+		/* once for all instances, which get the same lengths */
+		if (!measured) {
+			synth_measure(event, vals, &tail);
+			measured = true;
+		}
+		synth_record(event, link->file, vals, &tail);
+	}
 	rcu_read_unlock_sched_notrace();
 }
 

@@ -83,8 +83,8 @@ struct synth_field {
  * @n_fields: number of valid entries in @fields
  * @fields: the fields in declaration order
  *
- * Built by synth_parse_def() and consumed by event creation (which takes
- * ownership of the fields) or by definition matching.
+ * Built by synth_parse_def() and consumed by event creation, which takes
+ * ownership of the fields.
  */
 struct synth_def {
 	char			*name;
@@ -172,14 +172,10 @@ struct synth_trace_event {
 
 int synth_parse_def(const char *cmd, unsigned int start, bool need_fields,
 		    struct synth_def **pdef, struct synth_err *err);
-int synth_parse_fields(const char *cmd, unsigned int start,
-		       struct synth_def *def, struct synth_err *err);
 void synth_def_free(struct synth_def *def);
 void synth_field_free(struct synth_field *field);
 void synth_fields_free(struct synth_field **fields, unsigned int n);
 void synth_log_err(const char *cmd, const struct synth_err *err);
-bool synth_fields_equal(const struct synth_field *a,
-			const struct synth_field *b);
 
 /* ---- Interface for other tracing code (trace_events_synth.c) ---- */
 
@@ -229,6 +225,12 @@ bool synth_event_is_busy(struct synth_event *event);
  *
  * Nothing is recorded (and 0 returned) if @file is disabled, soft
  * disabled, filtered out by pid or the ring buffer is off.
+ *
+ * A "char[]" string keeps at most SYNTH_STR_LEN_MAX - 1 characters, a
+ * "char[N]" one N - 1.  The strings and stacks may be changed by other
+ * CPUs meanwhile: each is measured once and exactly that many bytes are
+ * reserved and copied, so the record is consistent (if possibly a mix of
+ * old and new characters) and never overrun.
  *
  * Context: Any context, including NMI; does not sleep or take locks.
  * Return: 0 or -EINVAL if @file does not belong to @event or @n_vals is

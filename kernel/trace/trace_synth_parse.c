@@ -142,29 +142,6 @@ void synth_def_free(struct synth_def *def)
 	kfree(def);
 }
 
-/**
- * synth_fields_equal - compare two fields by type and name
- * @a: first field
- * @b: second field
- *
- * Numbers of the same size and signedness count as the same type, so
- * that "u64 x" names the field declared "unsigned long x".
- *
- * Return: true if both have the same type and name.
- */
-bool synth_fields_equal(const struct synth_field *a,
-			const struct synth_field *b)
-{
-	if (strcmp(a->name, b->name))
-		return false;
-	if (!strcmp(a->type, b->type))
-		return true;
-	/* "u64" and "unsigned long" are one type on 64-bit, say */
-	return a->kind == SYNTH_FIELD_NUM && b->kind == SYNTH_FIELD_NUM &&
-	       a->size == b->size && a->is_signed == b->is_signed &&
-	       !a->is_gfp && !b->is_gfp;
-}
-
 /* Array suffixes besides "[N]", N > 0, as synth_split_array() reports them. */
 #define SYNTH_ALEN_DYN		(-1)	/* "[]" */
 #define SYNTH_ALEN_ZERO		(-2)	/* "[0]", a dynamic string for char */
@@ -412,29 +389,6 @@ static int synth_parse_list(const char *orig, char *buf, char *p,
 			return ret;
 	}
 	return 0;
-}
-
-/**
- * synth_parse_fields - parse a field list into an existing definition
- * @cmd: command text
- * @start: offset in @cmd where the field list begins
- * @def: definition receiving the fields
- * @err: filled with the error kind and position on -EINVAL, may be NULL
- *
- * Return: 0, -EINVAL on a syntax error or -ENOMEM.
- */
-int synth_parse_fields(const char *cmd, unsigned int start,
-		       struct synth_def *def, struct synth_err *err)
-{
-	char *buf;
-	int ret;
-
-	buf = kstrdup(cmd, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	ret = synth_parse_list(cmd, buf, buf + start, def, err);
-	kfree(buf);
-	return ret;
 }
 
 /**
