@@ -33,6 +33,10 @@ rm -f "$root/bin/sh"
 copy_prog /bin/dash bin/dash
 ln -s dash "$root/bin/sh"
 copy_prog /usr/bin/nice usr/bin/nice
+# poll(2) for the hist poll tests (busybox has no such applet): our own
+# small tool, linked statically so that it needs no libraries.
+gcc -static -O2 -Wall -o "$root/bin/poll" "$HARNESS_DIR/guest/poll.c" ||
+	die "cannot build harness/guest/poll.c (needs gcc and a static libc)"
 echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
 echo 'root:x:0:' >"$root/etc/group"
 printf '127.0.0.1\tlocalhost\n::1\tlocalhost\n' >"$root/etc/hosts"

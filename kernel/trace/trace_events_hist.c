@@ -55,6 +55,40 @@ void hist_log(struct hist_data *hd, enum hist_err err, const char *str)
 
 /* ---- building a histogram ---- */
 
+/**
+ * struct hist_named - the table behind the triggers of one name=
+ * @list: entry in named_hists
+ * @sharers: the histograms aggregating into @map (&hist_data.named_list)
+ * @map: the map they share; it goes with the last sharer
+ *
+ * Every trigger of a named table has its own struct hist_data, bound to
+ * its own event (fields, offsets, actions, trace instance); only the map
+ * is shared.  So nothing a sharer does depends on the event file of the
+ * trigger that happened to create the table.
+ */
+struct hist_named {
+	struct list_head	list;
+	struct list_head	sharers;
+	struct tracing_map	*map;
+};
+
+/* Tables of triggers with a name=, by name.  Under event_mutex. */
+static LIST_HEAD(named_hists);
+
+static void hist_named_leave(struct hist_data *hd)
+{
+	struct hist_named *named = hd->named;
+
+	list_del(&hd->named_list);
+	hd->named = NULL;
+	hd->map = NULL;
+	if (!list_empty(&named->sharers))
+		return;
+	tracing_map_destroy(named->map);
+	list_del(&named->list);
+	kfree(named);
+}
+
 static void hist_data_free(struct hist_data *hd)
 {
 	unsigned int i;
@@ -63,7 +97,9 @@ static void hist_data_free(struct hist_data *hd)
 		return;
 	hist_actions_destroy(hd);
 	hist_vars_release(hd);
-	if (hd->map)
+	if (hd->named)
+		hist_named_leave(hd);
+	else if (hd->map)
 		tracing_map_destroy(hd->map);
 	for (i = 0; i < hd->n_fields; i++)
 		hist_field_destroy(hd->fields[i]);
@@ -72,29 +108,49 @@ static void hist_data_free(struct hist_data *hd)
 	kfree(hd);
 }
 
-/*
- * Histograms with a name=, by name.  A table stays findable as long as
- * one trigger uses it, whichever trigger created it.
- */
-static LIST_HEAD(named_hists);
-
+/* Any sharer of the named table @name, or NULL. */
 static struct hist_data *find_named_hist(const char *name)
 {
+	struct hist_named *named;
 	struct hist_data *hd;
 
 	lockdep_assert_held(&event_mutex);
-	list_for_each_entry(hd, &named_hists, named_list)
+	list_for_each_entry(named, &named_hists, list) {
+		hd = list_first_entry(&named->sharers, struct hist_data,
+				      named_list);
 		if (!strcmp(hd->spec.name, name))
 			return hd;
+	}
 	return NULL;
 }
 
-static void hist_data_put(struct hist_data *hd)
+/**
+ * hist_data_get - take a reference on a histogram
+ * @hd: the histogram
+ *
+ * Context: event_mutex held.
+ */
+void hist_data_get(struct hist_data *hd)
 {
-	if (!hd || --hd->refs)
+	lockdep_assert_held(&event_mutex);
+	hd->refs++;
+}
+
+/**
+ * hist_data_put - drop a reference; the last one frees the histogram
+ * @hd: the histogram, or NULL
+ *
+ * Context: event_mutex held; no event may be using @hd any more once
+ * the last reference goes (its trigger is gone, and so are those of the
+ * histograms that looked its map up).
+ */
+void hist_data_put(struct hist_data *hd)
+{
+	if (!hd)
 		return;
-	if (!list_empty(&hd->named_list))
-		list_del(&hd->named_list);
+	lockdep_assert_held(&event_mutex);
+	if (--hd->refs)
+		return;
 	hist_data_free(hd);
 }
 
@@ -184,6 +240,21 @@ static int create_vars(struct hist_cmd *cmd, struct hist_data *hd)
 	return 0;
 }
 
+/* Does a new trigger define a variable another trigger of its event has? */
+static bool hist_vars_redefined(struct hist_cmd *cmd, struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->spec.n_vars; i++) {
+		if (hist_var_defined_elsewhere(hd, hd->spec.vars[i].name)) {
+			cmd_log(cmd, HIST_ERR_VAR_REDEFINED,
+				hd->spec.vars[i].name);
+			return true;
+		}
+	}
+	return false;
+}
+
 static int create_keys(struct hist_cmd *cmd, struct hist_data *hd)
 {
 	struct hist_spec *spec = &hd->spec;
@@ -196,8 +267,9 @@ static int create_keys(struct hist_cmd *cmd, struct hist_data *hd)
 		if (ret)
 			return ret;
 		f->flags |= HIST_FIELD_FL_KEY;
+		/* a string key keeps at most key_size - 1 characters */
 		if (hist_field_is_string(f))
-			f->key_size = ALIGN(f->size + 1, sizeof(u64));
+			f->key_size = ALIGN(f->size, sizeof(u64));
 		else if (f->flags & HIST_FIELD_FL_STACKTRACE)
 			f->key_size = HIST_STACKTRACE_SIZE;
 		else
@@ -212,6 +284,10 @@ static int create_keys(struct hist_cmd *cmd, struct hist_data *hd)
 		f->key_offset = hd->key_size;
 		hd->key_size += f->key_size;
 		hd->n_keys++;
+		if (hd->key_size > HIST_KEY_SIZE_MAX) {
+			cmd_log(cmd, HIST_ERR_KEY_TOO_LARGE, spec->keys[i].str);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -294,12 +370,15 @@ static const struct tracing_map_ops elt_data_ops = {
 	.elt_init	= execname_init,
 };
 
+static bool hist_data_same(struct hist_data *a, struct hist_data *b);
+
 static int create_map(struct hist_data *hd)
 {
 	const struct tracing_map_ops *ops = NULL;
 	unsigned int bits = hd->spec.map_bits ?: TRACING_MAP_BITS_DEFAULT;
+	struct hist_named *named;
 	unsigned int i;
-	int idx;
+	int idx, ret;
 
 	for (i = hist_first_key(hd); i < hd->n_fields; i++)
 		if (hd->fields[i]->flags & HIST_FIELD_FL_EXECNAME)
@@ -309,8 +388,7 @@ static int create_map(struct hist_data *hd)
 
 	hd->map = tracing_map_create(bits, hd->key_size, ops, hd);
 	if (IS_ERR(hd->map)) {
-		int ret = PTR_ERR(hd->map);
-
+		ret = PTR_ERR(hd->map);
 		hd->map = NULL;
 		return ret;
 	}
@@ -347,7 +425,74 @@ static int create_map(struct hist_data *hd)
 	for (i = 0; i < hd->n_sort_keys; i++)
 		hd->sort_keys[i].field_idx = hd->sort_fields[i]->map_idx;
 
-	return tracing_map_init(hd->map);
+	ret = tracing_map_init(hd->map);
+	if (ret || !hd->spec.name)
+		return ret;
+
+	/* the first trigger of a name= starts its table */
+	named = kzalloc(sizeof(*named), GFP_KERNEL);
+	if (!named)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&named->sharers);
+	named->map = hd->map;
+	list_add(&named->list, &named_hists);
+	list_add(&hd->named_list, &named->sharers);
+	hd->named = named;
+	return 0;
+}
+
+static bool hist_var_slots_same(const struct hist_field *a,
+				const struct hist_field *b)
+{
+	const unsigned long kind = HIST_FIELD_FL_STRING |
+				   HIST_FIELD_FL_STACKTRACE;
+
+	return a->var_idx == b->var_idx && a->elt_slot == b->elt_slot &&
+	       (a->flags & kind) == (b->flags & kind) &&
+	       a->size == b->size && a->is_signed == b->is_signed;
+}
+
+/*
+ * Can @hd aggregate into the table of @other?  Same definition, and so
+ * the same layout of keys, values and variables in the map.
+ */
+static bool hist_named_fits(struct hist_data *other, struct hist_data *hd)
+{
+	unsigned int i;
+
+	if (!hist_data_same(other, hd) || other->key_size != hd->key_size ||
+	    other->n_map_vars != hd->n_map_vars ||
+	    other->n_elt_slots != hd->n_elt_slots ||
+	    other->n_field_vars != hd->n_field_vars ||
+	    other->n_save_vars != hd->n_save_vars)
+		return false;
+	/*
+	 * The same action text can make a variable slot a string on one
+	 * event and a number on another: the slots must hold alike.
+	 */
+	for (i = 0; i < hd->n_field_vars; i++)
+		if (!hist_var_slots_same(other->field_vars[i],
+					 hd->field_vars[i]))
+			return false;
+	for (i = 0; i < hd->n_save_vars; i++)
+		if (!hist_var_slots_same(other->save_vars[i], hd->save_vars[i]))
+			return false;
+	return true;
+}
+
+/* Make @hd a sharer of the table of @other (hist_named_fits() said yes). */
+static int hist_named_join(struct hist_data *hd, struct hist_data *other)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_fields; i++)
+		hd->fields[i]->map_idx = other->fields[i]->map_idx;
+	for (i = 0; i < hd->n_sort_keys; i++)
+		hd->sort_keys[i].field_idx = hd->sort_fields[i]->map_idx;
+	hd->map = other->map;
+	hd->named = other->named;
+	list_add_tail(&hd->named_list, &hd->named->sharers);
+	return 0;
 }
 
 static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param,
@@ -510,9 +655,33 @@ static int hist_trigger_init(struct event_trigger_data *data)
 	return 0;
 }
 
+static void hist_disarm_removed(struct hist_data *hd);
+
+/*
+ * Non-zero while triggers are freed because their instance is being
+ * removed (under event_mutex and trace_types_lock).
+ */
+static unsigned int hist_instance_removal;
+
+/**
+ * hist_removing_instance - whether triggers go with their instance now
+ *
+ * Then a histogram being freed must not remove the triggers of its
+ * helpers itself: that would take trace_types_lock again, and
+ * clear_event_triggers() frees them anyway.
+ *
+ * Context: event_mutex held.
+ */
+bool hist_removing_instance(void)
+{
+	lockdep_assert_held(&event_mutex);
+	return hist_instance_removal;
+}
+
 static void hist_trigger_free(struct event_trigger_data *data)
 {
 	struct hist_data *hd = data->private_data;
+	bool removing;
 
 	if (WARN_ON_ONCE(data->ref <= 0))
 		return;
@@ -520,8 +689,22 @@ static void hist_trigger_free(struct event_trigger_data *data)
 		return;
 	if (data->name)
 		del_named_trigger(data);
+	/* waits until no event runs the trigger any more */
 	trigger_data_free(data);
+	/*
+	 * Removing an instance frees its triggers without hist_remove()
+	 * (clear_event_triggers()): what registration armed is undone here,
+	 * and histograms freed on the way leave their helpers' triggers to
+	 * clear_event_triggers() too.
+	 */
+	removing = hd->armed;
+	if (removing)
+		hist_disarm_removed(hd);
+	hd->trigger = NULL;
+	hd->event_file = NULL;
+	hist_instance_removal += removing;
 	hist_data_put(hd);
+	hist_instance_removal -= removing;
 }
 
 static int hist_trigger_print_op(struct seq_file *m,
@@ -542,14 +725,14 @@ static struct event_trigger_ops *hist_get_trigger_ops(char *cmd, char *param)
 	return &hist_trigger_ops;
 }
 
-static int hist_register(char *glob, struct event_trigger_data *data,
-			 struct trace_event_file *file)
+/*
+ * Switch on what the histogram needs of its trace instance: the clock and
+ * unbuffered events for timestamps, the conditional snapshot.  All or
+ * nothing.
+ */
+static int hist_arm(struct hist_data *hd, struct trace_array *tr)
 {
-	struct hist_data *hd = data->private_data;
-	struct trace_array *tr = file->tr;
 	int ret;
-
-	lockdep_assert_held(&event_mutex);
 
 	if (hd->uses_timestamps) {
 		ret = tracing_set_clock(tr, hd->clock);
@@ -561,12 +744,61 @@ static int hist_register(char *glob, struct event_trigger_data *data,
 		/* events buffered before this must not reach the trigger */
 		tracepoint_synchronize_unregister();
 	}
+	hist_timestamps_bind(hd, tr);
 
 	ret = hist_actions_register(hd);
 	if (ret) {
 		hist_actions_unregister(hd);
+		if (hd->uses_timestamps)
+			tracing_set_filter_buffering(tr, false);
 		return ret;
 	}
+	hd->armed = true;
+	return 0;
+}
+
+/*
+ * Undo hist_arm(), once no event runs the trigger any more: only then may
+ * its snapshot go and events be buffered again (a buffered event has no
+ * ring buffer time stamp to give common_timestamp).
+ */
+static void hist_disarm(struct hist_data *hd)
+{
+	if (!hd->armed)
+		return;
+	hd->armed = false;
+	hist_actions_unregister(hd);
+	if (hd->uses_timestamps)
+		tracing_set_filter_buffering(hd->event_file->tr, false);
+}
+
+/*
+ * hist_disarm() for a trigger freed because its instance is being
+ * removed: the remover holds trace_types_lock, which
+ * tracing_set_filter_buffering() would take again.
+ */
+static void hist_disarm_removed(struct hist_data *hd)
+{
+	struct trace_array *tr = hd->event_file->tr;
+
+	lockdep_assert_held(&trace_types_lock);
+	hd->armed = false;
+	hist_actions_unregister(hd);
+	if (hd->uses_timestamps && !WARN_ON_ONCE(!tr->no_filter_buffering_ref))
+		tr->no_filter_buffering_ref--;
+}
+
+static int hist_register(char *glob, struct event_trigger_data *data,
+			 struct trace_event_file *file)
+{
+	struct hist_data *hd = data->private_data;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+
+	ret = hist_arm(hd, file->tr);
+	if (ret)
+		return ret;
 
 	hist_trigger_init(data);
 	list_add_tail_rcu(&data->list, &file->triggers);
@@ -576,10 +808,8 @@ static int hist_register(char *glob, struct event_trigger_data *data,
 		list_del_rcu(&data->list);
 		update_cond_flag(file);
 		data->ref--;
-		tracepoint_synchronize_unregister();	/* as in hist_remove() */
-		hist_actions_unregister(hd);
-		if (hd->uses_timestamps)
-			tracing_set_filter_buffering(tr, false);
+		tracepoint_synchronize_unregister();
+		hist_disarm(hd);
 		return ret;
 	}
 	return 0;
@@ -604,15 +834,8 @@ static void hist_remove(struct event_trigger_data *data,
 	list_del_rcu(&data->list);
 	update_cond_flag(file);
 	trace_event_trigger_enable_disable(file, 0);
-	/*
-	 * Only once no event runs the trigger any more may its snapshot go
-	 * and events be buffered again (a buffered event has no ring buffer
-	 * time stamp to give common_timestamp).
-	 */
 	tracepoint_synchronize_unregister();
-	hist_actions_unregister(hd);
-	if (hd->uses_timestamps)
-		tracing_set_filter_buffering(file->tr, false);
+	hist_disarm(hd);
 	if (data->ops->free)
 		data->ops->free(data);
 }
@@ -641,30 +864,62 @@ static void hist_unregister_all(struct trace_event_file *file)
 
 /* ---- the hist command ---- */
 
+static void hist_freeze(struct hist_data *hd, bool frozen)
+{
+	struct hist_data *sharer;
+
+	if (!hd->named) {
+		WRITE_ONCE(hd->frozen, frozen);
+		return;
+	}
+	list_for_each_entry(sharer, &hd->named->sharers, named_list)
+		WRITE_ONCE(sharer->frozen, frozen);
+}
+
+/*
+ * Empty the map of @hd.  tracing_map_clear() wants no inserts and no
+ * lookups meanwhile: every histogram aggregating into the map (all
+ * sharers of a named table) stops inserting, and references from other
+ * histograms stop looking it up, while it is frozen; the wait lets
+ * events already past that check finish.
+ */
+static void hist_clear(struct hist_data *hd)
+{
+	hist_freeze(hd, true);
+	tracepoint_synchronize_unregister();
+	tracing_map_clear(hd->map);
+	hist_freeze(hd, false);
+}
+
 /* ":pause", ":cont" and ":clear" on an existing trigger. */
 static int hist_control(struct hist_cmd *cmd, struct event_trigger_data *test,
 			struct hist_spec *spec)
 {
-	struct hist_data *hd = test->private_data;
-
 	if (spec->pause)
 		test->paused = true;
 	else if (spec->cont)
 		test->paused = false;
 	if (spec->clear)
-		tracing_map_clear(hd->map);
+		hist_clear(test->private_data);
 	return 0;
 }
 
-/* The filter as set_trigger_filter() keeps it: without "if". */
+/*
+ * The filter exactly as set_trigger_filter() keeps it in
+ * &event_trigger_data.filter_str: what follows "if" and the one blank or
+ * tab after it (further blanks stay), so that a trigger is found again
+ * by the text that made it.
+ */
 static char *filter_text(char *filter)
 {
+	size_t len;
+
 	if (!filter)
 		return NULL;
-	filter = skip_spaces(filter);
-	if (str_has_prefix(filter, "if") && isspace(filter[2]))
-		filter = skip_spaces(filter + 2);
-	return *filter ? filter : NULL;
+	len = strcspn(filter, " \t");
+	if (len != 2 || strncmp(filter, "if", 2) || !filter[len])
+		return NULL;
+	return filter + len + 1;
 }
 
 /*
@@ -738,6 +993,17 @@ static int hist_parse(struct event_command *cmd_ops,
 	}
 
 	test = find_hist_trigger(file, hd, hd->spec.name, cmp_filter);
+	/*
+	 * ":pause", ":cont" and ":clear" may repeat the variables of the
+	 * trigger they address; any other text is checked like a new
+	 * trigger, first for variables defined elsewhere (as upstream).
+	 */
+	if (!test && (hd->spec.pause || hd->spec.cont || hd->spec.clear) &&
+	    hist_vars_redefined(&hc, hd)) {
+		hist_data_free(hd);
+		ret = -EINVAL;
+		goto out;
+	}
 	if (hd->spec.cont || hd->spec.clear ||
 	    (test && hd->spec.pause)) {
 		if (!test) {
@@ -756,30 +1022,18 @@ static int hist_parse(struct event_command *cmd_ops,
 		goto out;
 	}
 
-	if (hd->spec.name) {
+	if (hd->spec.name)
 		named = find_named_hist(hd->spec.name);
-		if (named) {
-			if (!hist_data_same(named, hd)) {
-				cmd_log(&hc, HIST_ERR_NAMED_MISMATCH,
-					hd->spec.name_str);
-				hist_data_free(hd);
-				ret = -EINVAL;
-				goto out;
-			}
-			/* Share the existing table. */
-			hist_data_free(hd);
-			hd = named;
-			hd->refs++;
-		}
+	if (named && !hist_named_fits(named, hd)) {
+		cmd_log(&hc, HIST_ERR_NAMED_MISMATCH, hd->spec.name_str);
+		hist_data_free(hd);
+		ret = -EINVAL;
+		goto out;
 	}
-	if (!hd->map) {
-		ret = create_map(hd);
-		if (ret) {
-			hist_data_put(hd);
-			goto out;
-		}
-		if (hd->spec.name)
-			list_add(&hd->named_list, &named_hists);
+	ret = named ? hist_named_join(hd, named) : create_map(hd);
+	if (ret) {
+		hist_data_free(hd);
+		goto out;
 	}
 
 	ret = -ENOMEM;
@@ -789,6 +1043,7 @@ static int hist_parse(struct event_command *cmd_ops,
 		goto out;
 	}
 	data->paused = hd->spec.pause;
+	hd->trigger = data;
 
 	if (hd->spec.name) {
 		ret = save_named_trigger(hd->spec.name, data);
@@ -827,11 +1082,12 @@ static struct event_command trigger_hist_cmd;
  * @file: the event to put it on
  * @text: the trigger, without "hist:"
  *
- * Return: the new trigger or an error pointer.
+ * Return: the new histogram, or an error pointer.  It lives as long as
+ * its trigger; a reference for @owner is not taken here.
  */
-struct event_trigger_data *hist_helper_create(struct hist_data *owner,
-					      struct trace_event_file *file,
-					      const char *text)
+struct hist_data *hist_helper_create(struct hist_data *owner,
+				     struct trace_event_file *file,
+				     const char *text)
 {
 	struct event_trigger_data *data;
 	char *param;
@@ -849,18 +1105,16 @@ struct event_trigger_data *hist_helper_create(struct hist_data *owner,
 	if (WARN_ON_ONCE(data->cmd_ops != &trigger_hist_cmd))
 		return ERR_PTR(-EINVAL);
 	((struct hist_data *)data->private_data)->is_helper = true;
-	return data;
+	return data->private_data;
 }
 
 /**
- * hist_helper_drop - remove a helper histogram nobody references
- * @data: its trigger
+ * hist_helper_drop - remove the trigger of a helper nobody references
+ * @helper: the helper histogram; its trigger must still exist
  */
-void hist_helper_drop(struct event_trigger_data *data)
+void hist_helper_drop(struct hist_data *helper)
 {
-	struct hist_data *hd = data->private_data;
-
-	hist_remove(data, hd->event_file);
+	hist_remove(helper->trigger, helper->event_file);
 }
 
 static struct event_command trigger_hist_cmd = {
@@ -981,19 +1235,123 @@ undo:
 
 /* ---- the hist and hist_debug files ---- */
 
+/*
+ * poll() on a hist file
+ *
+ * EPOLLIN | EPOLLRDNORM: the event's histograms changed since this open
+ * file was last read (a file never read compares with an empty
+ * histogram).  EPOLLPRI: they changed since this file last reported
+ * EPOLLPRI, was read or was opened.  EPOLLERR: the event is gone.
+ * "Changed" is judged by hist_file_count(), from the hits the maps count
+ * anyway, so the hot path writes nothing more for it.
+ *
+ * Waking pollers up.  The hot path ends every update with
+ * hist_poll_notify(): while hist_poll_users is zero that is one read of
+ * a rarely written global, no barrier and no write.  Otherwise it calls
+ * hist_poll_wakeup() (trace_events.h): smp_mb(), and if hist_poll_wq has
+ * a waiter, queue hist_poll_work, an irq_work that does the wake_up_all()
+ * the update itself may not do (it may run in NMI).  The wait queue is
+ * shared by all hist files; a poller woken for another event's update
+ * checks its count again and goes back to sleep.
+ *
+ * Why a poller cannot sleep through an update its check did not see:
+ *
+ * 1. An open file counts in hist_poll_users from its first poll() until
+ *    it is closed: hist_poll_register() increments the counter and then
+ *    waits for an RCU grace period, before that poll() first reads the
+ *    count.  An update (tracing_map_insert() counting the hit, then
+ *    hist_poll_notify()) runs with preemption disabled, which is an RCU
+ *    read-side critical section.  If it began before the grace period,
+ *    it ended before synchronize_rcu() returned, and the hit is visible
+ *    to every later read of the count.  If not, it began after the grace
+ *    period started, after the increment, so it reads hist_poll_users as
+ *    non-zero.  Either its hit is seen or it goes on to case 2.
+ *
+ * 2. An update that reads hist_poll_users as non-zero: it has counted
+ *    its hit, then wq_has_sleeper() orders that by smp_mb() before it
+ *    looks at the wait queue.  poll() puts the waiter on the queue, then
+ *    smp_mb(), then reads the count.  At least one of the two sees the
+ *    other's write: the count read sees the hit (poll() reports it), or
+ *    the update sees the waiter and queues the irq_work, whose wakeup
+ *    makes the poll core call event_hist_poll() again.
+ *
+ * Updates refused by a full map count as drops, not hits: they change
+ * nothing poll() reports.  Clearing a histogram restarts its
+ * counts, so a read, a clear and exactly as many hits as before the
+ * read look unchanged.
+ */
+
+/**
+ * struct hist_file_data - per-open state of a hist or hist_debug file
+ * @file: the open file; its inode's i_private is the event file
+ * @last_read: hist_file_count() when the file was last shown
+ * @last_pri: hist_file_count() when EPOLLPRI was last reported, the
+ *	file last shown, or opened
+ * @polling: this file counts in hist_poll_users (set once, with release
+ *	semantics, after the grace period of hist_poll_register())
+ *
+ * The seq_file of single_open() holds it as its private data.
+ */
+struct hist_file_data {
+	struct file	*file;
+	u64		last_read;
+	u64		last_pri;
+	bool		polling;
+};
+
+/* Open files that have been polled; read by hist_poll_notify(). */
+atomic_t hist_poll_users __read_mostly = ATOMIC_INIT(0);
+/* Serializes the first poll() of one open file from several threads. */
+static DEFINE_MUTEX(hist_poll_lock);
+
+/* Hits of all histograms shown in the event's hist file. */
+static u64 hist_file_count(struct trace_event_file *file)
+{
+	struct event_trigger_data *data;
+	u64 n = 0;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(data, &file->triggers, list) {
+		struct hist_data *hd = data->private_data;
+
+		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST ||
+		    !hd || !hd->map)
+			continue;
+		n += (u64)atomic64_read(&hd->map->hits);
+	}
+	return n;
+}
+
+static void hist_poll_register(struct hist_file_data *hfd)
+{
+	mutex_lock(&hist_poll_lock);
+	if (!hfd->polling) {
+		atomic_inc(&hist_poll_users);
+		/* case 1 above: updates that missed the increment are over */
+		synchronize_rcu();
+		/* pairs with the acquire in event_hist_poll() */
+		smp_store_release(&hfd->polling, true);
+	}
+	mutex_unlock(&hist_poll_lock);
+}
+
 static int hist_files_show(struct seq_file *m, bool debug)
 {
+	struct hist_file_data *hfd = m->private;
 	struct event_trigger_data *data;
 	struct trace_event_file *file;
 	unsigned int n = 0;
 	int ret = 0;
 
 	mutex_lock(&event_mutex);
-	file = event_file_file(m->private);
+	file = event_file_file(hfd->file);
 	if (unlikely(!file)) {
 		ret = -ENODEV;
 		goto out;
 	}
+	/* before the output: an update while printing is not lost */
+	hfd->last_read = hist_file_count(file);
+	hfd->last_pri = hfd->last_read;
 	list_for_each_entry(data, &file->triggers, list) {
 		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
 			continue;
@@ -1012,20 +1370,50 @@ static int hist_show(struct seq_file *m, void *v)
 	return hist_files_show(m, false);
 }
 
-/* seq_file wants private_data for itself; the event stays in i_private. */
+/*
+ * seq_file wants private_data for itself; the event stays in i_private
+ * and our per-open state hangs off the seq_file.
+ */
 static int hist_files_open(struct inode *inode, struct file *file,
 			   int (*show)(struct seq_file *, void *))
 {
+	struct trace_event_file *event_file;
+	struct hist_file_data *hfd;
 	int ret;
 
 	ret = tracing_open_file_tr(inode, file);
-	if (!ret) {
-		file->private_data = NULL;
-		ret = single_open(file, show, file);
-		if (ret)
-			tracing_release_file_tr(inode, file);
+	if (ret)
+		return ret;
+	hfd = kzalloc(sizeof(*hfd), GFP_KERNEL);
+	if (!hfd) {
+		ret = -ENOMEM;
+		goto err;
 	}
+	hfd->file = file;
+	mutex_lock(&event_mutex);
+	event_file = event_file_file(file);
+	if (event_file)
+		hfd->last_pri = hist_file_count(event_file);
+	mutex_unlock(&event_mutex);
+	file->private_data = NULL;
+	ret = single_open(file, show, hfd);
+	if (!ret)
+		return 0;
+	kfree(hfd);
+err:
+	tracing_release_file_tr(inode, file);
 	return ret;
+}
+
+static int hist_files_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+	struct hist_file_data *hfd = m->private;
+
+	if (hfd->polling)
+		atomic_dec(&hist_poll_users);
+	kfree(hfd);
+	return tracing_single_release_file_tr(inode, file);
 }
 
 static int event_hist_open(struct inode *inode, struct file *file)
@@ -1033,11 +1421,45 @@ static int event_hist_open(struct inode *inode, struct file *file)
 	return hist_files_open(inode, file, hist_show);
 }
 
+static __poll_t event_hist_poll(struct file *file, poll_table *wait)
+{
+	struct seq_file *m = file->private_data;
+	struct hist_file_data *hfd = m->private;
+	struct trace_event_file *event_file;
+	__poll_t ret = 0;
+	u64 n;
+
+	/* a first poll() in another thread: its grace period is over */
+	if (!smp_load_acquire(&hfd->polling))
+		hist_poll_register(hfd);
+	hist_poll_wait(file, wait);
+	/* case 2 above: the waiter is queued before the count is read */
+	smp_mb();
+
+	mutex_lock(&event_mutex);
+	event_file = event_file_file(file);
+	if (!event_file) {
+		ret = EPOLLERR;
+		goto out;
+	}
+	n = hist_file_count(event_file);
+	if (n != hfd->last_read)
+		ret |= EPOLLIN | EPOLLRDNORM;
+	if (n != hfd->last_pri) {
+		hfd->last_pri = n;
+		ret |= EPOLLPRI;
+	}
+out:
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
 const struct file_operations event_hist_fops = {
-	.release	= tracing_single_release_file_tr,
+	.release	= hist_files_release,
 	.open		= event_hist_open,
 	.llseek		= seq_lseek,
 	.read		= seq_read,
+	.poll		= event_hist_poll,
 };
 
 #ifdef CONFIG_HIST_TRIGGERS_DEBUG
@@ -1052,7 +1474,7 @@ static int event_hist_debug_open(struct inode *inode, struct file *file)
 }
 
 const struct file_operations event_hist_debug_fops = {
-	.release	= tracing_single_release_file_tr,
+	.release	= hist_files_release,
 	.open		= event_hist_debug_open,
 	.llseek		= seq_lseek,
 	.read		= seq_read,

@@ -39,7 +39,12 @@
 #define HIST_FIELDS_MAX		(HIST_KEYS_MAX + HIST_VALS_MAX + HIST_VARS_MAX)
 #define HIST_EXPR_DEPTH_MAX	3	/* nesting of operators in one value */
 #define HIST_STR_MAX		MAX_FILTER_STR_VAL	/* bytes of a string key */
-#define HIST_KEY_SIZE_MAX	(HIST_KEYS_MAX * HIST_STR_MAX)
+/*
+ * Bytes of the compound key, checked when a trigger is created: one
+ * string and one stack, as upstream allows.  The per-CPU key buffers and
+ * the snapshot's copy of the key are this big.
+ */
+#define HIST_KEY_SIZE_MAX	(HIST_STR_MAX + HIST_STACKTRACE_SIZE)
 #define HIST_KEY_NEST_MAX	4	/* task, softirq, hardirq, NMI */
 #define HIST_GRAPH_WIDTH	20	/* characters of a .graph bar */
 #define HIST_VAR_REFS_MAX	TRACING_MAP_VARS_MAX	/* distinct $refs per trigger */
@@ -102,6 +107,7 @@ enum hist_err {
 	HIST_ERR_INVALID_REF_KEY,
 	HIST_ERR_TIMESTAMP_MISMATCH,
 	HIST_ERR_SET_CLOCK_FAIL,
+	HIST_ERR_KEY_TOO_LARGE,		/* ours: upstream fails silently */
 	HIST_ERR_MAX
 };
 
@@ -228,7 +234,7 @@ enum hist_kind {
 	HIST_KIND_STR_FIXED,	/* char[N] inside the record */
 	HIST_KIND_STR_DYN,	/* __data_loc char[] */
 	HIST_KIND_STR_RELDYN,	/* __rel_loc char[] */
-	HIST_KIND_STR_PTR,	/* char * to a kernel string */
+	HIST_KIND_STR_PTR,	/* unused: a "char *" field is a number */
 	HIST_KIND_STACK_FIELD,	/* __data_loc unsigned long[] */
 	HIST_KIND_TIMESTAMP,
 	HIST_KIND_CPU,
@@ -239,6 +245,7 @@ enum hist_kind {
 	HIST_KIND_DIV,
 	HIST_KIND_NEG,
 	HIST_KIND_VAR_REF,	/* a variable, resolved before the update */
+	HIST_KIND_EXECNAME,	/* comm of the current task (.execname var) */
 };
 
 /**
@@ -263,6 +270,7 @@ enum hist_kind {
  * @key_offset: byte offset of a key part in the compound key
  * @key_size: bytes the key part takes (zero-padded, 8-byte multiple)
  * @var_hd: for a reference, the histogram defining the variable
+ * @own_var: for a reference, @var_hd is the histogram of the reference
  * @var_ref_idx: for a reference, its slot in &hist_data.var_refs and in
  *	the array of resolved values; for an alias, the slot it copies
  * @read_once: a reference consumed by reading it (used in an expression)
@@ -270,6 +278,8 @@ enum hist_kind {
  * @event_name: and the event
  * @elt_slot: for a string or stack variable, its per-element copy
  * @var_flags: for a reference, the timestamp flags of the variable
+ * @ts_usecs: a common_timestamp leaf converted to microseconds, set by
+ *	hist_timestamps_bind() when the trigger is registered
  */
 struct hist_field {
 	enum hist_kind			kind;
@@ -292,12 +302,14 @@ struct hist_field {
 	unsigned int			key_offset;
 	unsigned int			key_size;
 	struct hist_data		*var_hd;
+	bool				own_var;
 	unsigned int			var_ref_idx;
 	bool				read_once;
 	char				*system;
 	char				*event_name;
 	int				elt_slot;
 	unsigned long			var_flags;
+	bool				ts_usecs;
 };
 
 /**
@@ -340,6 +352,7 @@ struct hist_field *hist_field_of_event(struct trace_event_call *call,
 struct hist_field *hist_field_hitcount(void);
 void hist_field_destroy(struct hist_field *field);
 bool hist_field_same(const struct hist_field *a, const struct hist_field *b);
+void hist_timestamps_bind(struct hist_data *hd, struct trace_array *tr);
 bool hist_field_is_string(const struct hist_field *field);
 const char *hist_field_plain_name(const struct hist_field *field);
 void hist_field_print(struct seq_file *m, const struct hist_field *field);
@@ -371,6 +384,7 @@ enum hist_act {
 };
 
 struct hist_snapshot;
+struct hist_named;
 
 /**
  * struct hist_action - one handler.action() clause
@@ -417,12 +431,22 @@ struct hist_action {
  * @show_hitcount: hitcount is printed (not "nohitcount")
  * @uses_timestamps: some field reads common_timestamp
  * @uses_stack: some field is the stack of the event (common_stacktrace)
+ * @ts_usecs: every common_timestamp of the histogram is in microseconds:
+ *	one of them has .usecs and the trace clock counts nanoseconds (see
+ *	hist_timestamps_bind())
  * @clock: the clock to switch the buffer to, if timestamps are used
- * @map: the aggregation map
- * @event_file: the event this histogram is attached to
+ * @map: the aggregation map (shared by the sharers of a named table)
+ * @event_file: the event this histogram is attached to; NULL once its
+ *	trigger is gone
+ * @trigger: the trigger aggregating into this histogram; NULL once freed
  * @spec: the parsed trigger (kept for action text and re-printing)
- * @refs: triggers using this histogram (several for name=)
- * @named_list: entry in the list of named histograms
+ * @refs: references: the trigger's, plus one per histogram referring to
+ *	our variables or using us as a helper; the last one frees
+ * @named: for name=, the table shared with the other triggers of that name
+ * @named_list: entry in &hist_named.sharers
+ * @armed: hist_arm() succeeded and hist_disarm() has not run yet
+ * @frozen: inserts and lookups are off while the map is cleared (read
+ *	by the hot path)
  * @var_refs: distinct variable references, indexed by var_ref_idx (owned)
  * @n_var_refs: number of @var_refs
  * @field_vars: variables made for event fields passed to trace() (owned)
@@ -434,7 +458,8 @@ struct hist_action {
  * @n_map_vars: tracing_map variables used, all kinds
  * @n_elt_slots: string and stack copies kept per map element
  * @referrers: references to our variables from other histograms
- * @helpers: histograms created on other events for field variables
+ * @helpers: histograms created on other events for field variables (a
+ *	reference held on each)
  * @n_helpers: number of @helpers
  * @is_helper: this histogram was created for a field variable
  * @lookup_only: built to find an existing trigger; creates nothing
@@ -455,12 +480,17 @@ struct hist_data {
 	bool				show_hitcount;
 	bool				uses_timestamps;
 	bool				uses_stack;
+	bool				ts_usecs;
 	char				*clock;
 	struct tracing_map		*map;
 	struct trace_event_file		*event_file;
+	struct event_trigger_data	*trigger;
 	struct hist_spec		spec;
 	unsigned int			refs;
+	struct hist_named		*named;
 	struct list_head		named_list;
+	bool				armed;
+	bool				frozen;
 	/* inter-event parts: counts first, then the arrays they count */
 	unsigned int			n_var_refs;
 	unsigned int			n_field_vars;
@@ -474,7 +504,7 @@ struct hist_data {
 	struct hist_field		*field_vars[HIST_VARS_MAX];
 	struct hist_field		*save_vars[HIST_VARS_MAX];
 	struct hist_action		*actions[HIST_ACTIONS_MAX];
-	struct event_trigger_data	*helpers[HIST_VARS_MAX];
+	struct hist_data		*helpers[HIST_VARS_MAX];
 	bool				is_helper;
 	bool				lookup_only;
 	struct hist_cmd			*cmd;
@@ -570,10 +600,13 @@ void hist_vars_release(struct hist_data *hd);
 bool hist_data_is_busy(struct hist_data *hd);
 
 /* Implemented in trace_events_hist.c for trace_hist_vars.c. */
-struct event_trigger_data *hist_helper_create(struct hist_data *owner,
-					      struct trace_event_file *file,
-					      const char *text);
-void hist_helper_drop(struct event_trigger_data *data);
+struct hist_data *hist_helper_create(struct hist_data *owner,
+				     struct trace_event_file *file,
+				     const char *text);
+void hist_helper_drop(struct hist_data *helper);
+bool hist_removing_instance(void);
+void hist_data_get(struct hist_data *hd);
+void hist_data_put(struct hist_data *hd);
 
 /* ---- trace_hist_actions.c ---- */
 
@@ -617,6 +650,27 @@ void hist_run_actions(struct hist_data *hd, struct hist_run *run);
 
 void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 		      void *rec, struct ring_buffer_event *rbe);
+
+/* ---- trace_events_hist.c: poll() on the hist file ---- */
+
+/* Open hist files that have been polled (rarely written). */
+extern atomic_t hist_poll_users;
+
+/**
+ * hist_poll_notify - wake up hist file pollers after an update
+ *
+ * Called by the hot path at the end of every histogram update, in any
+ * context.  While no hist file is polled, this is one read of a rarely
+ * written global: no barrier, no write.  Otherwise pollers waiting on
+ * hist_poll_wq are woken up through an irq_work.  Why no poller misses
+ * an update is explained in trace_events_hist.c, above struct
+ * hist_file_data.
+ */
+static __always_inline void hist_poll_notify(void)
+{
+	if (unlikely(atomic_read(&hist_poll_users)))
+		hist_poll_wakeup();
+}
 
 /* ---- trace_hist_output.c ---- */
 

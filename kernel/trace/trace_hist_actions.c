@@ -149,35 +149,42 @@ static void action_free(struct hist_action *a)
 }
 
 /*
- * Can a value of @p fill the synthetic field @sf?  An event field must
- * have the field's type as written; a "$var" (@is_ref) only its size and
- * signedness, as upstream checks them.
+ * Can a value of @p fill the synthetic field @sf?  Upstream's rule, but
+ * numbers never go into strings or stacks nor the other way round
+ * (upstream lets a number of the right size through, to be read as an
+ * address when the event is recorded):
+ *
+ *  - a stack fits a stack field, any stack;
+ *  - a string fits a "char[]" field, any string, and a "char[N]" field
+ *    if it has the type "char[N]" or N bytes (a "__data_loc char[]"
+ *    field is 256 bytes long, so it only fits "char[256]");
+ *  - a number fits a number field of the same type as written, or of
+ *    the same size and signedness.  A field of the trigger's own event
+ *    passed by name (@own_field) counts as unsigned: upstream keeps it
+ *    in a field variable that has no sign (hist_debug shows it so), so
+ *    "long prev_state" fits "u64" but not "s64", and "int" not "pid_t".
  */
 static bool param_fits(const struct hist_field *p, const struct synth_field *sf,
-		       bool is_ref)
+		       bool own_field)
 {
 	bool is_str = p->var_flags & HIST_FIELD_FL_STRING;
 	bool is_stack = p->var_flags & HIST_FIELD_FL_STACKTRACE;
+	bool same_type = p->type && !strcmp(p->type, sf->type);
 
 	switch (sf->kind) {
-	case SYNTH_FIELD_STR:
-	case SYNTH_FIELD_DYNSTR:
-		return is_str;
 	case SYNTH_FIELD_STACK:
 		return is_stack;
-	default:
+	case SYNTH_FIELD_DYNSTR:
+		return is_str;
+	case SYNTH_FIELD_STR:
+		return is_str && (same_type || p->size == sf->size);
+	case SYNTH_FIELD_NUM:
 		break;
 	}
 	if (is_str || is_stack)
 		return false;
-	/* the type as written: pid_t and int do not mix, as upstream */
-	if (p->type && !strcmp(p->type, sf->type))
-		return true;
-	if (is_ref && p->size == sf->size && p->is_signed == sf->is_signed)
-		return true;
-	/* a "char *" variable holds an address, for an unsigned long */
-	return p->type && strchr(p->type, '*') && p->size == sf->size &&
-	       !sf->is_signed;
+	return same_type || (p->size == sf->size &&
+			     (p->is_signed && !own_field) == sf->is_signed);
 }
 
 /* One trace() parameter: a reference to a variable or a field variable. */
@@ -249,7 +256,7 @@ static int create_trace(struct hist_data *hd, struct hist_action *a,
 {
 	struct hist_field *ref;
 	unsigned int n;
-	bool is_ref;
+	bool own_field;
 
 	a->synth = synth_event_find_get(synth);
 	if (!a->synth) {
@@ -262,11 +269,12 @@ static int create_trace(struct hist_data *hd, struct hist_action *a,
 			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH, params[n]);
 			return -EINVAL;
 		}
-		is_ref = strchr(params[n], '$');
 		ref = trace_param(hd, a, params[n]);
 		if (!ref)
 			return -EINVAL;
-		if (!param_fits(ref, a->synth->fields[n], is_ref)) {
+		/* a field by name, kept in a variable of this trigger */
+		own_field = !strchr(params[n], '$') && ref->var_hd == hd;
+		if (!param_fits(ref, a->synth->fields[n], own_field)) {
 			hist_field_destroy(ref);
 			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH, params[n]);
 			return -EINVAL;

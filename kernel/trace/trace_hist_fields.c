@@ -17,6 +17,7 @@
  * Operators whose operands are all literals are folded into a literal.
  */
 #include <linux/kernel.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/seq_buf.h>
@@ -28,6 +29,7 @@ struct field_ctx {
 	struct hist_data		*hd;
 	struct trace_event_call		*call;
 	bool				is_key;
+	bool				is_var;
 	unsigned int			n_ops;
 	struct hist_field_err		*err;
 };
@@ -148,17 +150,17 @@ static struct hist_field *event_field(struct field_ctx *ctx,
 		flags = HIST_FIELD_FL_STRING;
 		size = HIST_STR_MAX;
 		break;
-	case FILTER_PTR_STRING:
-		kind = HIST_KIND_STR_PTR;
-		flags = HIST_FIELD_FL_STRING;
-		size = HIST_STR_MAX;
-		break;
 	case FILTER_STACKTRACE:
 		kind = HIST_KIND_STACK_FIELD;
 		flags = HIST_FIELD_FL_STACKTRACE;
 		size = HIST_STACKTRACE_SIZE;
 		break;
 	default:
+		/*
+		 * Everything else is a number, "char *" (FILTER_PTR_STRING)
+		 * included: as upstream, the pointer is the value, the
+		 * string it points to is never read.
+		 */
 		kind = numeric_kind(ef->size, ef->is_signed);
 		if (kind == HIST_KIND_CONST)
 			return fail(ctx, HIST_ERR_FIELD_NOT_FOUND, name);
@@ -173,6 +175,11 @@ static struct hist_field *event_field(struct field_ctx *ctx,
 	f->size = size;
 	f->is_signed = ef->is_signed;
 	f->type = ef->type;
+	if (kind == HIST_KIND_STACK_FIELD) {
+		/* typed like common_stacktrace: what the key holds */
+		f->is_signed = false;
+		f->type = "unsigned long[]";
+	}
 	f->name = kstrdup(ef->name, GFP_KERNEL);
 	if (!f->name) {
 		hist_field_destroy(f);
@@ -226,7 +233,8 @@ static int parse_modifier(struct field_ctx *ctx, char *mod,
 	} else if (!strcmp(mod, "sym-offset")) {
 		*flags |= HIST_FIELD_FL_SYM_OFFSET;
 	} else if (!strcmp(mod, "execname")) {
-		if (!ctx->is_key)
+		/* a key shows the comm; a variable holds it (a string) */
+		if (!ctx->is_key && !ctx->is_var)
 			goto bad;
 		*flags |= HIST_FIELD_FL_EXECNAME;
 	} else if (!strcmp(mod, "syscall")) {
@@ -245,9 +253,12 @@ static int parse_modifier(struct field_ctx *ctx, char *mod,
 		if (ctx->is_key)
 			goto bad;
 		*flags |= HIST_FIELD_FL_GRAPH;
-	} else if (str_has_prefix(mod, "buckets")) {
-		char *num = mod + strlen("buckets");
+	} else if (str_has_prefix(mod, "bucket")) {
+		/* ".bucket=N" means ".buckets=N", printed so */
+		char *num = mod + strlen("bucket");
 
+		if (*num == 's')
+			num++;
 		if (*num != '=') {
 			fail(ctx, HIST_ERR_BAD_FIELD_MODIFIER, NULL);
 			return -EINVAL;
@@ -272,6 +283,13 @@ bad:
 			 HIST_FIELD_FL_EXECNAME | HIST_FIELD_FL_SYSCALL | \
 			 HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_BUCKET | \
 			 HIST_FIELD_FL_STACKTRACE)
+
+/*
+ * What a variable may not carry: what would change the value it holds.
+ * Display modifiers (.hex, .sym, .sym-offset, .syscall) are kept and
+ * printed; .execname makes a string of it.
+ */
+#define VAR_BAD_FLAGS	(HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_BUCKET)
 
 /* "$name" or "system.event.$name": a reference to a variable. */
 static struct hist_field *parse_ref(struct field_ctx *ctx,
@@ -327,6 +345,20 @@ static struct hist_field *local_def(struct field_ctx *ctx, const char *name)
 		return hist_field_of_event(ctx->call, def);
 	}
 	return NULL;
+}
+
+/*
+ * "common_pid.execname" as a variable: the comm of the task, a string
+ * (kept per entry like any string variable), for trace() and save().
+ */
+static void execname_var(struct hist_field *f)
+{
+	BUILD_BUG_ON(TASK_COMM_LEN != 16);	/* the type below */
+	f->kind = HIST_KIND_EXECNAME;
+	f->flags |= HIST_FIELD_FL_STRING;
+	f->size = TASK_COMM_LEN;
+	f->is_signed = false;
+	f->type = "char[16]";
 }
 
 static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
@@ -396,8 +428,7 @@ static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 	} else if (ef) {
 		/* flexible arrays and the generic comm have no storage */
 		if (!ef->size && ef->filter_type != FILTER_DYN_STRING &&
-		    ef->filter_type != FILTER_RDYN_STRING &&
-		    ef->filter_type != FILTER_PTR_STRING)
+		    ef->filter_type != FILTER_RDYN_STRING)
 			return fail(ctx, HIST_ERR_FIELD_NOT_FOUND, name);
 		f = event_field(ctx, ef, name);
 	} else {
@@ -422,6 +453,8 @@ static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 	}
 	f->flags |= mods;
 	f->buckets = buckets;
+	if ((mods & HIST_FIELD_FL_EXECNAME) && ctx->is_var)
+		execname_var(f);
 	return f;
 }
 
@@ -640,18 +673,16 @@ static bool is_stack(const struct hist_field *f)
 	       f->kind == HIST_KIND_VAR_REF;
 }
 
-/*
- * A variable made of a "char *" field holds the pointer: it is passed on
- * as a number (to an "unsigned long" synthetic field, say), never read.
- */
-static void var_field(struct hist_field *f)
+/* The modifiers the root of a value or variable expression may not have. */
+static unsigned long bad_root_flags(const struct hist_field *f,
+				    enum hist_role role)
 {
-	if (f->kind != HIST_KIND_STR_PTR)
-		return;
-	f->kind = HIST_KIND_U64;
-	f->flags &= ~HIST_FIELD_FL_STRING;
-	f->size = sizeof(u64);
-	f->is_signed = false;
+	if (role != HIST_ROLE_VAR)
+		return KEY_ONLY_FLAGS;
+	/* .stacktrace only on a stack */
+	if (is_stack(f))
+		return VAR_BAD_FLAGS;
+	return VAR_BAD_FLAGS | HIST_FIELD_FL_STACKTRACE;
 }
 
 /**
@@ -675,6 +706,7 @@ struct hist_field *hist_field_create(struct hist_data *hd,
 		.hd = hd,
 		.call = call,
 		.is_key = is_key,
+		.is_var = role == HIST_ROLE_VAR,
 		.err = err,
 	};
 	struct hist_field *f;
@@ -687,13 +719,11 @@ struct hist_field *hist_field_create(struct hist_data *hd,
 
 	/*
 	 * A value shows a number: only display modifiers that keep it one
-	 * are allowed on it (operands of an expression may carry any).
+	 * are allowed on it; a variable may have more (operands of an
+	 * expression may carry any).
 	 */
-	if (role == HIST_ROLE_VAR)
-		var_field(f);
 	if (!is_key && !(f->flags & HIST_FIELD_FL_EXPR) &&
-	    (f->flags & KEY_ONLY_FLAGS) &&
-	    !(role == HIST_ROLE_VAR && is_stack(f))) {
+	    (f->flags & bad_root_flags(f, role))) {
 		/* upstream points at the start for .sym-offset */
 		if (f->flags & HIST_FIELD_FL_SYM_OFFSET)
 			name = NULL;
@@ -825,27 +855,112 @@ void hist_field_print(struct seq_file *m, const struct hist_field *field)
 	seq_puts(m, field->text ? field->text : hist_field_plain_name(field));
 }
 
+static bool str_same(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return !strcmp(a, b);
+}
+
 /**
  * hist_field_same - whether two field trees are the same definition
  * @a: one
  * @b: the other
+ *
+ * Event fields are compared by what they are (name, type, size, sign),
+ * not by identity: a named table may be shared by events of different
+ * classes that have compatible fields.  Where the field sits in each
+ * event's record does not matter; each trigger reads its own event.
  */
 bool hist_field_same(const struct hist_field *a, const struct hist_field *b)
 {
 	if (!a || !b)
 		return a == b;
 	if (a->kind != b->kind || a->flags != b->flags ||
-	    a->event_field != b->event_field || a->buckets != b->buckets ||
-	    a->constant != b->constant)
+	    a->buckets != b->buckets || a->constant != b->constant ||
+	    a->size != b->size || a->is_signed != b->is_signed ||
+	    !a->event_field != !b->event_field)
 		return false;
+	if (a->event_field &&
+	    (strcmp(a->event_field->name, b->event_field->name) ||
+	     strcmp(a->event_field->type, b->event_field->type) ||
+	     a->event_field->size != b->event_field->size ||
+	     a->event_field->is_signed != b->event_field->is_signed))
+		return false;
+	if (!str_same(a->name, b->name) || !str_same(a->type, b->type))
+		return false;
+	/* a trigger's own variable is the same in its copy made for "!" */
 	if (a->kind == HIST_KIND_VAR_REF &&
-	    (a->var_hd != b->var_hd || a->var_idx != b->var_idx))
+	    (a->var_idx != b->var_idx || a->own_var != b->own_var ||
+	     (!a->own_var && a->var_hd != b->var_hd)))
 		return false;
 	if ((a->var_name || b->var_name) &&
 	    (!a->var_name || !b->var_name || strcmp(a->var_name, b->var_name)))
 		return false;
 	return hist_field_same(a->operands[0], b->operands[0]) &&
 	       hist_field_same(a->operands[1], b->operands[1]);
+}
+
+/* Does the tree read common_timestamp.usecs itself (not through a $ref)? */
+static bool tree_wants_usecs(const struct hist_field *f)
+{
+	if (!f)
+		return false;
+	if (f->kind == HIST_KIND_TIMESTAMP)
+		return f->flags & HIST_FIELD_FL_TIMESTAMP_USECS;
+	return tree_wants_usecs(f->operands[0]) ||
+	       tree_wants_usecs(f->operands[1]);
+}
+
+static void tree_set_usecs(struct hist_field *f, bool usecs)
+{
+	if (!f)
+		return;
+	if (f->kind == HIST_KIND_TIMESTAMP)
+		WRITE_ONCE(f->ts_usecs, usecs);
+	tree_set_usecs(f->operands[0], usecs);
+	tree_set_usecs(f->operands[1], usecs);
+}
+
+/**
+ * hist_timestamps_bind - decide the unit of a histogram's common_timestamp
+ * @hd: the histogram, being registered
+ * @tr: the trace instance of its event, whose clock is set already
+ *
+ * As upstream, the unit is a property of the whole histogram: once one
+ * of its fields reads common_timestamp.usecs, every common_timestamp of
+ * the histogram (keys, values, variables, field and save() variables,
+ * operands) is in microseconds, rounded to the nearest one.  And only a
+ * clock that counts nanoseconds is converted: the "counter" and "uptime"
+ * clocks and x86-tsc give their raw count.  Variables of other histograms are
+ * converted (or not) by their own histogram.  The decision is taken
+ * with the clock the trigger sets; the hot path only tests
+ * &hist_field.ts_usecs.
+ *
+ * Context: event_mutex held.
+ */
+void hist_timestamps_bind(struct hist_data *hd, struct trace_array *tr)
+{
+	bool usecs = false;
+	unsigned int i;
+
+	lockdep_assert_held(&event_mutex);
+
+	for (i = 0; i < hd->n_fields; i++)
+		usecs |= tree_wants_usecs(hd->fields[i]);
+	for (i = 0; i < hd->n_field_vars; i++)
+		usecs |= tree_wants_usecs(hd->field_vars[i]);
+	for (i = 0; i < hd->n_save_vars; i++)
+		usecs |= tree_wants_usecs(hd->save_vars[i]);
+	usecs = usecs && trace_clock_in_ns(tr);
+
+	hd->ts_usecs = usecs;
+	for (i = 0; i < hd->n_fields; i++)
+		tree_set_usecs(hd->fields[i], usecs);
+	for (i = 0; i < hd->n_field_vars; i++)
+		tree_set_usecs(hd->field_vars[i], usecs);
+	for (i = 0; i < hd->n_save_vars; i++)
+		tree_set_usecs(hd->save_vars[i], usecs);
 }
 
 /**

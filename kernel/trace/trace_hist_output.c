@@ -144,7 +144,15 @@ void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
 			seq_printf(m, "%s: %-30s[%3llu]", name,
 				   sc ? sc : "unknown_syscall", v);
 		} else if (f->flags & HIST_FIELD_FL_STACKTRACE) {
-			seq_printf(m, "%s:\n", name);
+			/*
+			 * As upstream: an event's stack field is labelled
+			 * "<field>.stacktrace" and its first frame follows
+			 * on the same line.
+			 */
+			if (f->kind == HIST_KIND_STACK_FIELD)
+				seq_printf(m, "%s.stacktrace", name);
+			else
+				seq_printf(m, "%s:\n", name);
 			print_stacktrace(m, p);
 			multiline = true;
 		} else if (f->flags & HIST_FIELD_FL_LOG2) {

@@ -83,6 +83,7 @@ const char *const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_INVALID_REF_KEY]	= "Using variable references in keys not supported",
 	[HIST_ERR_TIMESTAMP_MISMATCH]	= "Timestamp units in expression don't match",
 	[HIST_ERR_SET_CLOCK_FAIL]	= "Couldn't set trace_clock",
+	[HIST_ERR_KEY_TOO_LARGE]	= "Compound key too large",
 };
 
 static int spec_fail(struct hist_spec *spec, enum hist_err err,

@@ -80,13 +80,17 @@ static u64 op_value(struct hist_field *f, struct hist_run *run)
 	return hist_apply_op(f, a, b);
 }
 
+/*
+ * Whether to convert is decided per histogram and clock when the trigger
+ * is registered (hist_timestamps_bind()); rounded as ns2usecs() does.
+ */
 static u64 timestamp(struct hist_field *f, struct trace_buffer *buffer,
 		     struct ring_buffer_event *rbe)
 {
 	u64 ts = ring_buffer_event_time_stamp(buffer, rbe);
 
-	if (f->flags & HIST_FIELD_FL_TIMESTAMP_USECS)
-		ts = div_u64(ts, NSEC_PER_USEC);
+	if (READ_ONCE(f->ts_usecs))
+		ts = div_u64(ts + NSEC_PER_USEC / 2, NSEC_PER_USEC);
 	return ts;
 }
 
@@ -156,17 +160,11 @@ static void key_part(struct hist_field *f, u8 *dst, unsigned int room,
 		key_string(dst, room, rec + f->offset + sizeof(u32) +
 			   (loc & 0xffff), min(loc >> 16, f->size - 1));
 		return;
-	case HIST_KIND_STR_PTR: {
-		/* A pointer recorded by the event: read it without trusting it. */
-		const char *src = *(const char **)(rec + f->offset);
-		long n = src ? strncpy_from_kernel_nofault(dst, src, f->size) : 0;
-
-		/* f->size < room: a NUL always follows */
-		if (n < 0)
-			n = 0;
-		memset(dst + n, 0, room - n);
+	case HIST_KIND_EXECNAME:
+		/* as the comm of an .execname key (execname_init()) */
+		key_string(dst, room, current->pid ? current->comm : "<idle>",
+			   TASK_COMM_LEN);
 		return;
-	}
 	case HIST_KIND_STACK_FIELD: {
 		unsigned int bytes;
 
@@ -251,6 +249,9 @@ static bool resolve_refs(struct hist_data *hd, struct hist_run *run,
 
 		if (own != self)
 			continue;
+		/* a map being cleared must not be looked up (hist_clear()) */
+		if (!self && unlikely(READ_ONCE(ref->var_hd->frozen)))
+			return false;
 		elt = self ? run->elt : tracing_map_lookup(ref->var_hd->map,
 							    run->key);
 		if (!elt || !tracing_map_var_set(elt, ref->var_idx))
@@ -308,6 +309,8 @@ void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 	unsigned int i;
 	long depth;
 
+	if (unlikely(READ_ONCE(hd->frozen)))
+		return;
 	preempt_disable_notrace();
 	kb = this_cpu_ptr(&hist_key_bufs);
 	depth = local_inc_return(&kb->depth) - 1;
@@ -347,6 +350,7 @@ void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 
 	if (hd->n_actions && resolve_refs(hd, &run, true))
 		hist_run_actions(hd, &run);
+	hist_poll_notify();
 out:
 	local_dec(&kb->depth);
 	preempt_enable_notrace();

@@ -209,6 +209,7 @@ static struct hist_field *ref_entry(struct hist_data *hd,
 		return ERR_PTR(-ENOMEM);
 	}
 	ref->var_hd = var_hd;
+	ref->own_var = var_hd == hd;
 	ref->var_idx = var->var_idx;
 	ref->var_ref_idx = hd->n_var_refs;
 	ref->type = var->type;
@@ -220,8 +221,11 @@ static struct hist_field *ref_entry(struct hist_data *hd,
 	ref->var_flags |= var->flags & (HIST_FIELD_FL_STRING |
 					HIST_FIELD_FL_STACKTRACE);
 	hd->var_refs[hd->n_var_refs++] = ref;
-	if (var_hd != hd)
+	if (var_hd != hd) {
+		/* keeps its map while we look it up, whatever goes first */
+		hist_data_get(var_hd);
 		var_hd->referrers++;
+	}
 	return ref;
 }
 
@@ -367,7 +371,7 @@ static int helper_for(struct hist_data *hd, struct trace_event_file *file,
 		      const char *field, const char *var_name)
 {
 	struct event_trigger_data *data, *found = NULL;
-	struct hist_data *other;
+	struct hist_data *other, *helper;
 	char *text;
 	size_t len;
 	unsigned int i;
@@ -378,8 +382,10 @@ static int helper_for(struct hist_data *hd, struct trace_event_file *file,
 		other = data->private_data;
 		if (!keys_compatible(hd, other))
 			continue;
-		if (other->is_helper && hist_find_var(other, var_name))
+		if (other->is_helper && hist_find_var(other, var_name)) {
+			helper = other;
 			goto have;
+		}
 		if (!found && !other->is_helper)
 			found = data;
 	}
@@ -387,7 +393,11 @@ static int helper_for(struct hist_data *hd, struct trace_event_file *file,
 		return -ENOENT;
 
 	other = found->private_data;
-	len = HIST_KEY_SIZE_MAX + 2 * MAX_FILTER_STR_VAL;
+	/* "keys=k1,k2,...:var=field if filter" */
+	len = sizeof("keys=:= if ") + strlen(var_name) + strlen(field) +
+	      (found->filter_str ? strlen(found->filter_str) : 0);
+	for (i = hist_first_key(other); i < other->n_fields; i++)
+		len += strlen(other->fields[i]->text) + 1;
 	text = kzalloc(len, GFP_KERNEL);
 	if (!text)
 		return -ENOMEM;
@@ -400,17 +410,22 @@ static int helper_for(struct hist_data *hd, struct trace_event_file *file,
 	snprintf(text + strlen(text), len - strlen(text), ":%s=%s%s%s",
 		 var_name, field, found->filter_str ? " if " : "",
 		 found->filter_str ?: "");
-	data = hist_helper_create(hd, file, text);
+	helper = hist_helper_create(hd, file, text);
 	kfree(text);
-	if (IS_ERR(data))
-		return PTR_ERR(data);
+	if (IS_ERR(helper))
+		return PTR_ERR(helper);
 have:
 	for (i = 0; i < hd->n_helpers; i++)
-		if (hd->helpers[i] == data)
+		if (hd->helpers[i] == helper)
 			return 0;
-	if (hd->n_helpers == HIST_VARS_MAX)
+	if (hd->n_helpers == HIST_VARS_MAX) {
+		if (!helper->referrers)
+			hist_helper_drop(helper);
 		return -E2BIG;
-	hd->helpers[hd->n_helpers++] = data;
+	}
+	/* the helper's trigger may go first when its instance is removed */
+	hist_data_get(helper);
+	hd->helpers[hd->n_helpers++] = helper;
 	return 0;
 }
 
@@ -638,16 +653,24 @@ void hist_vars_release(struct hist_data *hd)
 	for (i = 0; i < hd->n_var_refs; i++) {
 		struct hist_field *ref = hd->var_refs[i];
 
-		if (ref->var_hd != hd)
+		if (ref->var_hd != hd) {
 			ref->var_hd->referrers--;
+			hist_data_put(ref->var_hd);
+		}
 		hist_field_destroy(ref);
 	}
 	hd->n_var_refs = 0;
 	for (i = 0; i < hd->n_helpers; i++) {
-		struct hist_data *helper = hd->helpers[i]->private_data;
+		struct hist_data *helper = hd->helpers[i];
 
-		if (!helper->referrers)
-			hist_helper_drop(hd->helpers[i]);
+		/*
+		 * When the instance is removed, clear_event_triggers() frees
+		 * the helper's trigger (it may have done so already).
+		 */
+		if (!helper->referrers && helper->trigger &&
+		    !hist_removing_instance())
+			hist_helper_drop(helper);
+		hist_data_put(helper);
 	}
 	hd->n_helpers = 0;
 	for (i = 0; i < hd->n_field_vars; i++)
