@@ -864,16 +864,24 @@ static void hist_unregister_all(struct trace_event_file *file)
 
 /* ---- the hist command ---- */
 
+/*
+ * Unfreezing publishes the cleared map: release here, acquire where the
+ * hot path reads the flag, so an event that sees it clear sees the map
+ * as the clear left it.
+ */
 static void hist_freeze(struct hist_data *hd, bool frozen)
 {
 	struct hist_data *sharer;
 
 	if (!hd->named) {
-		WRITE_ONCE(hd->frozen, frozen);
+		/* pairs with smp_load_acquire() in hist_data_update() */
+		smp_store_release(&hd->frozen, frozen);
 		return;
 	}
-	list_for_each_entry(sharer, &hd->named->sharers, named_list)
-		WRITE_ONCE(sharer->frozen, frozen);
+	list_for_each_entry(sharer, &hd->named->sharers, named_list) {
+		/* pairs with smp_load_acquire() in hist_data_update() */
+		smp_store_release(&sharer->frozen, frozen);
+	}
 }
 
 /*

@@ -250,7 +250,7 @@ static bool resolve_refs(struct hist_data *hd, struct hist_run *run,
 		if (own != self)
 			continue;
 		/* a map being cleared must not be looked up (hist_clear()) */
-		if (!self && unlikely(READ_ONCE(ref->var_hd->frozen)))
+		if (!self && unlikely(smp_load_acquire(&ref->var_hd->frozen)))
 			return false;
 		elt = self ? run->elt : tracing_map_lookup(ref->var_hd->map,
 							    run->key);
@@ -309,7 +309,8 @@ void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 	unsigned int i;
 	long depth;
 
-	if (unlikely(READ_ONCE(hd->frozen)))
+	/* paired with hist_freeze() */
+	if (unlikely(smp_load_acquire(&hd->frozen)))
 		return;
 	preempt_disable_notrace();
 	kb = this_cpu_ptr(&hist_key_bufs);
