@@ -234,7 +234,6 @@ enum hist_kind {
 	HIST_KIND_STR_FIXED,	/* char[N] inside the record */
 	HIST_KIND_STR_DYN,	/* __data_loc char[] */
 	HIST_KIND_STR_RELDYN,	/* __rel_loc char[] */
-	HIST_KIND_STR_PTR,	/* unused: a "char *" field is a number */
 	HIST_KIND_STACK_FIELD,	/* __data_loc unsigned long[] */
 	HIST_KIND_TIMESTAMP,
 	HIST_KIND_CPU,

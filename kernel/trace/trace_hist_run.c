@@ -19,7 +19,6 @@
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>
-#include <linux/uaccess.h>
 #include <linux/stacktrace.h>
 #include <asm/local.h>
 
