@@ -1,6 +1,8 @@
 # Hist triggers for Linux 6.12: build, boot and test harness.
 # See README.md.
 
+# make fuzz and make stress default to the debug kernel unless DEBUG is given.
+DEBUG_GIVEN := $(filter-out undefined,$(origin DEBUG))
 BASE        ?= ours
 DEBUG       ?= 0
 TESTS       ?=
@@ -9,13 +11,14 @@ export BASE DEBUG TESTS EXTRA_TESTS
 
 H := harness
 
-.PHONY: help check run shell build print-base checkpatch diff clean-cache
+.PHONY: help check run shell build print-base checkpatch diff fuzz stress clean-cache
 
 help:
 	@sed -n '/^## Commands/,/^## /p' README.md | sed '$$d'
 
 check:
 	@$(H)/run.sh check
+	@FUZZ_SMOKE=1 $(H)/fuzz.sh
 
 run:
 	@$(H)/run.sh run
@@ -25,6 +28,12 @@ shell:
 
 diff:
 	@$(H)/diff.sh
+
+fuzz:
+	@DEBUG=$(if $(DEBUG_GIVEN),$(DEBUG),1) $(H)/fuzz.sh
+
+stress:
+	@DEBUG=$(if $(DEBUG_GIVEN),$(DEBUG),1) $(H)/stress.sh
 
 build:
 	@$(H)/build.sh $(BASE) $(DEBUG)

@@ -2,7 +2,8 @@
 # Pack the guest's initramfs.
 #   initramfs.sh VARIANT BUILD_DIR MODE OUT.cpio.gz
 # Environment: TESTS (regex on test paths/names), EXTRA_TESTS (a directory
-# of .tc files run as one more suite).
+# of .tc files run as one more suite), FUZZ_SCRIPT and FUZZ_FLAGS (mode fuzz),
+# STRESS_SHORT (the length of make stress's cases).
 . "$(dirname "$0")/lib.sh"
 
 variant=$1 build=$2 mode=$3 out=$4
@@ -33,10 +34,14 @@ rm -f "$root/bin/sh"
 copy_prog /bin/dash bin/dash
 ln -s dash "$root/bin/sh"
 copy_prog /usr/bin/nice usr/bin/nice
-# poll(2) for the hist poll tests (busybox has no such applet): our own
-# small tool, linked statically so that it needs no libraries.
-gcc -static -O2 -Wall -o "$root/bin/poll" "$HARNESS_DIR/guest/poll.c" ||
-	die "cannot build harness/guest/poll.c (needs gcc and a static libc)"
+# Small guest tools of our own (busybox has no such applets), one per
+# harness/guest/*.c, linked statically so that they need no libraries:
+# poll (poll(2) for the hist poll tests), fuzz (the make fuzz executor),
+# ... Each becomes /bin/<name>.
+for c in "$HARNESS_DIR"/guest/*.c; do
+	gcc -static -O2 -Wall -pthread -o "$root/bin/$(basename "$c" .c)" "$c" ||
+		die "cannot build $c (needs gcc and a static libc)"
+done
 echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
 echo 'root:x:0:' >"$root/etc/group"
 printf '127.0.0.1\tlocalhost\n::1\tlocalhost\n' >"$root/etc/hosts"
@@ -105,10 +110,26 @@ kver=$(ls "$root/lib/modules" 2>/dev/null | head -n 1)
 	fi
 } | { if [ -n "${TESTS:-}" ]; then grep -E -- "$TESTS" || true; else cat; fi; } >"$root/harness/modtests"
 
+# make stress's cases (harness/stress/cases/, in whatever suite they run)
+# take their helpers and test module from /harness/stress; STRESS_SHORT=1,
+# the default, is the short run (make check's smoke), make stress asks for
+# the full one with STRESS_SHORT=0.
+mkdir -p "$root/harness/stress"
+cp "$HARNESS_DIR/stress/lib.sh" "$root/harness/stress/lib.sh"
+if [ -f "$build/stress-module/hist_stress.ko" ]; then
+	cp "$build/stress-module/hist_stress.ko" "$root/harness/stress/"
+fi
 {
 	echo "MODE=$mode"
 	echo "VARIANT=$variant"
+	echo "STRESS_SHORT=${STRESS_SHORT:-1}"
+	echo "FUZZ_FLAGS='${FUZZ_FLAGS:-}'"
 } >"$root/harness/env"
+# make fuzz: the generated script.
+if [ "$mode" = fuzz ]; then
+	[ -f "${FUZZ_SCRIPT:-}" ] || die "mode fuzz needs FUZZ_SCRIPT"
+	cp "$FUZZ_SCRIPT" "$root/harness/fuzz.script"
+fi
 cp "$HARNESS_DIR/guest/init" "$root/init"
 cp "$HARNESS_DIR/guest/demo.sh" "$root/harness/demo.sh"
 chmod +x "$root/init"

@@ -15,3 +15,9 @@ BASE_DIR=$CACHE_DIR/base/linux-source-$BASE_VERSION
 
 say() { printf '[harness] %s\n' "$*" >&2; }
 die() { printf '[harness] error: %s\n' "$*" >&2; exit 1; }
+
+# A kernel report in a guest console line (report.sh, fuzz.sh): any of
+# these fails a run.  Extended regular expression; read it from the
+# environment in awk (ENVIRON), so backslashes stay as they are.
+KERNEL_REPORT_RE='^(\[ *[0-9.]+\] )?(WARNING:|BUG:|Oops|KASAN:|UBSAN:|kmemleak: leaks|unreferenced object|Kernel panic|general protection fault|Call Trace:|.*possible circular locking|.*possible recursive locking|.*inconsistent lock state|.*DEBUG_LOCKS_WARN_ON|INFO: (task .* blocked|lockdep))'
+export KERNEL_REPORT_RE

@@ -24,7 +24,7 @@ function add(suite, name, res) {
 BEGIN {
 	while ((getline line < config) > 0)
 		if (line ~ /^CONFIG_KUNIT=y/) kunit_on = 1
-	bad_re = "^(\\[ *[0-9.]+\\] )?(WARNING:|BUG:|Oops|KASAN:|UBSAN:|kmemleak: leaks|unreferenced object|Kernel panic|general protection fault|Call Trace:|.*possible circular locking|.*possible recursive locking|.*inconsistent lock state|.*DEBUG_LOCKS_WARN_ON|INFO: (task .* blocked|lockdep))"
+	bad_re = ENVIRON["KERNEL_REPORT_RE"]
 }
 { sub(/\r$/, "") }
 # The kernel console (first file): reports, KUnit, the end marker.

@@ -1,18 +1,27 @@
 #!/bin/bash
 # Build, boot and run the guest.
 #   run.sh check|run|shell
-# Environment: BASE=ours|stock, DEBUG=0|1, TESTS, EXTRA_TESTS, GUEST_TIMEOUT.
+# Environment: BASE=ours|stock, DEBUG=0|1, TESTS, EXTRA_TESTS, GUEST_TIMEOUT,
+# NO_BUILD=1 (boot the existing build), QEMU_ACCEL, QEMU_SMP, RUN_TAG.
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-check}
 [ "$mode" = check ] && "$HARNESS_DIR/selftest.sh"
 variant=${BASE:-ours}
 debug=${DEBUG:-0}
-build=$("$HARNESS_DIR/build.sh" "$variant" "$debug" | tail -n 1)
+if [ "${NO_BUILD:-0}" = 1 ]; then
+	# Boot what the last build left (never build: another build may run).
+	build=$CACHE_DIR/build-$variant
+	[ "$debug" = 1 ] && build=$build-debug
+else
+	build=$("$HARNESS_DIR/build.sh" "$variant" "$debug" | tail -n 1)
+fi
 [ -f "$build/arch/x86/boot/bzImage" ] || die "no kernel image in $build"
 
 tag=$variant
 [ "$debug" = 1 ] && tag=$tag-debug
+# RUN_TAG keeps the logs of concurrent runs apart (make fuzz uses it).
+[ -n "${RUN_TAG:-}" ] && tag=$tag-$RUN_TAG
 logdir=$CACHE_DIR/logs
 mkdir -p "$logdir"
 initrd=$logdir/initramfs-$tag.cpio.gz
@@ -29,7 +38,7 @@ timeout=${GUEST_TIMEOUT:-2700}
 # one patched it (an "Oops: int3" at a static call site being switched,
 # reproduced on the stock kernel under trigger churn); both vCPUs still
 # interleave.  QEMU_ACCEL=tcg brings multi-threaded TCG back.
-qemu=(qemu-system-x86_64 -machine pc -accel "${QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp 2 -m "$mem"
+qemu=(qemu-system-x86_64 -machine pc -accel "${QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp "${QEMU_SMP:-2}" -m "$mem"
       -kernel "$build/arch/x86/boot/bzImage" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 rdinit=/init"
       -no-reboot -nic none)

@@ -177,6 +177,7 @@ static int add_field(struct hist_cmd *cmd, struct hist_data *hd, char *text,
 	}
 	if (hd->n_fields == HIST_FIELDS_MAX) {
 		hist_field_destroy(f);
+		cmd_log(cmd, HIST_ERR_TOO_MANY_FIELDS, text);
 		return -EINVAL;
 	}
 	hd->fields[hd->n_fields++] = f;
@@ -200,11 +201,17 @@ static int create_vals(struct hist_cmd *cmd, struct hist_data *hd)
 	for (i = 0; i < spec->n_vals; i++) {
 		if (!strcmp(spec->vals[i].str, "hitcount"))
 			continue;
-		if (hd->n_fields == HIST_VALS_MAX)
+		if (hd->n_fields == HIST_VALS_MAX) {
+			cmd_log(cmd, HIST_ERR_TOO_MANY_VALS, spec->vals[i].str);
 			return -EINVAL;
+		}
 		ret = add_field(cmd, hd, spec->vals[i].str, HIST_ROLE_VAL, &f);
 		if (ret)
 			return ret;
+	}
+	if (spec->vals_overflow) {
+		cmd_log(cmd, HIST_ERR_TOO_MANY_VALS, spec->vals_str);
+		return -EINVAL;
 	}
 	hd->n_vals = hd->n_fields;
 	return 0;
@@ -218,6 +225,15 @@ static int create_vars(struct hist_cmd *cmd, struct hist_data *hd)
 	int ret;
 
 	for (i = 0; i < spec->n_vars; i++) {
+		unsigned int j;
+
+		for (j = 0; j < i; j++) {
+			if (!strcmp(spec->vars[j].name, spec->vars[i].name)) {
+				cmd_log(cmd, HIST_ERR_VAR_REDEFINED,
+					spec->vars[i].name);
+				return -EINVAL;
+			}
+		}
 		/* names are unique per event, unless we look a trigger up */
 		if (!hd->lookup_only && !spec->pause && !spec->cont &&
 		    !spec->clear &&
@@ -289,6 +305,10 @@ static int create_keys(struct hist_cmd *cmd, struct hist_data *hd)
 			return -EINVAL;
 		}
 	}
+	if (spec->keys_overflow) {
+		cmd_log(cmd, HIST_ERR_TOO_MANY_KEYS, spec->keys_str);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -310,6 +330,11 @@ static struct hist_field *find_sort_field(struct hist_data *hd,
 	return NULL;
 }
 
+/*
+ * Sort criteria, checked one by one in upstream's order: empty, one too
+ * many (when the last one that fits is reached), the field, then its
+ * modifier.
+ */
 static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 {
 	struct hist_spec *spec = &hd->spec;
@@ -321,15 +346,32 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 		return 0;
 	}
 	for (i = 0; i < spec->n_sort; i++) {
-		struct hist_field *f = find_sort_field(hd, spec->sort[i].name);
+		struct hist_spec_sort *s = &spec->sort[i];
+		struct hist_field *f;
 
+		/* as upstream: nothing before the dot is empty too */
+		if (!*s->name) {
+			cmd_log(cmd, HIST_ERR_EMPTY_SORT_FIELD, spec->sort_str);
+			return -EINVAL;
+		}
+		/* as upstream: the last one that fits is not checked */
+		if (i == HIST_SORT_KEYS_MAX - 1 && spec->sort_overflow) {
+			cmd_log(cmd, HIST_ERR_TOO_MANY_SORT_FIELDS,
+				spec->sort_str);
+			return -EINVAL;
+		}
+		f = find_sort_field(hd, s->name);
 		if (!f) {
-			cmd_log(cmd, HIST_ERR_INVALID_SORT_FIELD,
-				spec->sort[i].name);
+			cmd_log(cmd, HIST_ERR_INVALID_SORT_FIELD, s->name);
+			return -EINVAL;
+		}
+		if (s->mod && strcmp(s->mod, "descending") &&
+		    strcmp(s->mod, "ascending")) {
+			cmd_log(cmd, HIST_ERR_BAD_SORT_MODIFIER, s->mod);
 			return -EINVAL;
 		}
 		hd->sort_fields[i] = f;
-		hd->sort_keys[i].descending = spec->sort[i].descending;
+		hd->sort_keys[i].descending = s->descending;
 	}
 	hd->n_sort_keys = spec->n_sort;
 	return 0;
@@ -518,11 +560,10 @@ static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param,
 		goto fail;
 	}
 
-	ret = create_vals(cmd, hd);
+	/* upstream's order: handler syntax, values, variables, keys, sort */
+	ret = hist_actions_check(hd);
 	if (!ret)
-		ret = create_vars(cmd, hd);
-	if (!ret)
-		ret = create_keys(cmd, hd);
+		ret = create_vals(cmd, hd);
 	if (ret)
 		goto fail;
 
@@ -532,6 +573,12 @@ static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param,
 		ret = -ENOENT;
 		goto fail;
 	}
+
+	ret = create_vars(cmd, hd);
+	if (!ret)
+		ret = create_keys(cmd, hd);
+	if (ret)
+		goto fail;
 
 	ret = create_sort_keys(cmd, hd);
 	if (!ret)
@@ -805,6 +852,8 @@ static int hist_register(char *glob, struct event_trigger_data *data,
 	update_cond_flag(file);
 	ret = trace_event_trigger_enable_disable(file, 1);
 	if (ret < 0) {
+		/* the core keeps its soft-mode counts on failure: drop them */
+		trace_event_trigger_enable_disable(file, 0);
 		list_del_rcu(&data->list);
 		update_cond_flag(file);
 		data->ref--;
@@ -978,8 +1027,10 @@ static int hist_parse(struct event_command *cmd_ops,
 		return -ENOMEM;
 
 	ret = split_filter(param_and_filter, &param, &filter);
-	if (ret)
+	if (ret) {
+		cmd_log(&hc, HIST_ERR_MISSING_KEYS, NULL);
 		goto out;
+	}
 
 	hd = hist_data_create(&hc, param, remove);
 	if (IS_ERR(hd)) {

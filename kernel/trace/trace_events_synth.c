@@ -37,7 +37,9 @@
  * Removal is refused with -EBUSY while the event is enabled anywhere,
  * while internal references (synth_event_find_get()) exist or while the
  * tracing core holds the trace_event_call.  Events created on behalf of
- * a module are removed when that module goes away.
+ * a module are removed when that module goes away; while the event is
+ * enabled in any file (triggers included) it holds a reference on that
+ * module, so the module cannot go first.
  */
 
 #include <linux/kernel.h>
@@ -449,9 +451,19 @@ static int synth_event_reg(struct trace_event_call *call,
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
+		/*
+		 * Every file with the event enabled (a trigger enables it
+		 * too) pins the owning module, as upstream does: the module
+		 * cannot be unloaded, and so fail to remove its events,
+		 * while they are in use.
+		 */
+		if (!try_module_get(se->mod))
+			return -EBUSY;
 		link = kmalloc(sizeof(*link), GFP_KERNEL);
-		if (!link)
+		if (!link) {
+			module_put(se->mod);
 			return -ENOMEM;
+		}
 		link->file = file;
 		list_add_tail_rcu(&link->list, &se->files);
 		se->n_enabled++;
@@ -463,6 +475,7 @@ static int synth_event_reg(struct trace_event_call *call,
 			list_del_rcu(&link->list);
 			kfree_rcu(link, rcu);
 			se->n_enabled--;
+			module_put(se->mod);
 			return 0;
 		}
 		return -ENOENT;
@@ -601,6 +614,26 @@ static struct synth_event *synth_event_alloc(struct synth_def *def,
 	return se;
 }
 
+/* Is the first word of @cmd the name of a synthetic event? */
+static bool synth_cmd_name_taken(const char *cmd)
+{
+	const char *end = cmd;
+	char *name;
+	bool taken;
+
+	/* the name ends where synth_parse_def() ends it */
+	while (*end && *end != ';' && !isspace(*end))
+		end++;
+	name = kmemdup_nul(cmd, end - cmd, GFP_KERNEL);
+	if (!name)
+		return false;
+	mutex_lock(&event_mutex);
+	taken = synth_name_taken(name);
+	mutex_unlock(&event_mutex);
+	kfree(name);
+	return taken;
+}
+
 /* Make @def a live event.  Caller holds event_mutex. */
 static int synth_event_register(struct synth_def *def, struct module *mod,
 				const char *cmd, unsigned int name_pos)
@@ -656,27 +689,40 @@ static int synth_create_cmd(const char *raw, struct module *mod,
 {
 	struct synth_def *def;
 	struct synth_err err;
-	char *copy, *cmd;
+	char *copy, *logged = NULL, *cmd;
 	int ret;
 
-	copy = kstrdup(raw, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
+	/* error_log shows the command as written, trailing blanks too */
+	copy = kstrdup(skip_spaces(raw), GFP_KERNEL);
+	logged = kstrdup(skip_spaces(raw), GFP_KERNEL);
+	if (!copy || !logged) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	cmd = strim(copy);
 	if (!*cmd) {
-		kfree(copy);
-		return 0;
+		ret = 0;
+		goto out;
 	}
 
 	ret = synth_parse_def(cmd, name_off, true, &def, &err);
-	if (ret == -EINVAL)
-		synth_log_err(cmd, &err);
+	/* as upstream: a name in use is reported before bad fields */
+	if (ret == -EINVAL && err.type != SYNTH_ERR_INVALID_CMD &&
+	    synth_cmd_name_taken(cmd + name_off)) {
+		err.type = SYNTH_ERR_EVENT_EXISTS;
+		err.pos = name_off;
+		ret = -EEXIST;
+	}
+	if (ret == -EINVAL || ret == -EEXIST)
+		synth_log_err(logged, &err);
 	if (!ret) {
 		mutex_lock(&event_mutex);
-		ret = synth_event_register(def, mod, cmd, name_off);
+		ret = synth_event_register(def, mod, logged, name_off);
 		mutex_unlock(&event_mutex);
 		synth_def_free(def);
 	}
+out:
+	kfree(logged);
 	kfree(copy);
 	return ret;
 }
@@ -736,7 +782,7 @@ static int synth_dyn_create(const char *raw_command)
 			cmd = kstrdup(p, GFP_KERNEL);
 			if (!cmd)
 				return -ENOMEM;
-			synth_log_err(strim(cmd), &err);
+			synth_log_err(cmd, &err);
 			kfree(cmd);
 			return -EINVAL;
 		}

@@ -107,7 +107,19 @@ enum hist_err {
 	HIST_ERR_INVALID_REF_KEY,
 	HIST_ERR_TIMESTAMP_MISMATCH,
 	HIST_ERR_SET_CLOCK_FAIL,
-	HIST_ERR_KEY_TOO_LARGE,		/* ours: upstream fails silently */
+	HIST_ERR_MALFORMED_ASSIGNMENT,
+	/* ours: upstream rejects these with no error_log entry */
+	HIST_ERR_KEY_TOO_LARGE,
+	HIST_ERR_MISSING_KEYS,
+	HIST_ERR_TOO_MANY_KEYS,
+	HIST_ERR_TOO_MANY_VALS,
+	HIST_ERR_BAD_SIZE,
+	HIST_ERR_UNKNOWN_ATTR,
+	HIST_ERR_MISSING_VAR_NAME,
+	HIST_ERR_TOO_MANY_ACTIONS,
+	HIST_ERR_TOO_MANY_FIELDS,
+	HIST_ERR_UNARY_MINUS_PARENS,
+	HIST_ERR_MISSING_OPERAND,
 	HIST_ERR_MAX
 };
 
@@ -130,6 +142,7 @@ struct hist_spec_item {
  */
 struct hist_spec_sort {
 	char *name;
+	char *mod;
 	bool descending;
 };
 
@@ -152,8 +165,18 @@ struct hist_spec_sort {
  * @cont: "cont" or "continue" was given
  * @clear: "clear" was given
  * @nohitcount: "nohitcount" or "NOHC" was given
+ * @keys_str: the whole "keys=..." section, for error carets
+ * @vals_str: the whole "vals=..." section
+ * @sort_str: the whole "sort=..." section
+ * @keys_overflow: more keys were given than @keys holds
+ * @vals_overflow: more values were given than @vals holds
+ * @sort_overflow: more sort criteria were given than @sort holds
  * @err: on failure, what went wrong
  * @err_str: on failure, the text the error points at (NULL: start)
+ *
+ * Limits and sort criteria are checked when the fields are created, in
+ * upstream's order (values, variables, keys, then sort criteria), so
+ * that a text with several errors reports the one upstream reports.
  */
 struct hist_spec {
 	char			*buf;
@@ -176,6 +199,12 @@ struct hist_spec {
 	bool			cont;
 	bool			clear;
 	bool			nohitcount;
+	const char		*keys_str;
+	const char		*vals_str;
+	const char		*sort_str;
+	bool			keys_overflow;
+	bool			vals_overflow;
+	bool			sort_overflow;
 	enum hist_err		err;
 	const char		*err_str;
 };
@@ -610,6 +639,7 @@ void hist_data_put(struct hist_data *hd);
 /* ---- trace_hist_actions.c ---- */
 
 int hist_actions_create(struct hist_data *hd);
+int hist_actions_check(struct hist_data *hd);
 void hist_actions_destroy(struct hist_data *hd);
 int hist_actions_register(struct hist_data *hd);
 void hist_actions_unregister(struct hist_data *hd);

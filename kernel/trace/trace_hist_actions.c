@@ -498,9 +498,12 @@ static const char *handler_name(enum hist_handler handler)
 /*
  * The checks come in upstream's order: the onmatch() event, "$" of
  * onmax()/onchange(), the action and its parameter list, the tracked
- * variable, then whatever the action itself needs.
+ * variable, then whatever the action itself needs.  @check_only stops
+ * before the tracked variable and skips the "$" of onmax()/onchange():
+ * what upstream checks before any field.
  */
-static int action_create(struct hist_data *hd, const char *text)
+static int action_create(struct hist_data *hd, const char *text,
+			 bool check_only)
 {
 	struct hist_action *a;
 	char *buf, *arg, *act, *params, **pv = NULL;
@@ -535,7 +538,7 @@ static int action_create(struct hist_data *hd, const char *text)
 		ret = create_match(hd, a, arg);
 		if (ret)
 			goto out;
-	} else if (*arg != '$') {
+	} else if (!check_only && *arg != '$') {
 		hist_log(hd, HIST_ERR_ONX_NOT_VAR, arg);
 		ret = -EINVAL;
 		goto out;
@@ -561,12 +564,16 @@ static int action_create(struct hist_data *hd, const char *text)
 	}
 
 	if (a->handler != HIST_ON_MATCH) {
-		ret = create_track(hd, a, arg);
+		ret = check_only ? 0 : create_track(hd, a, arg);
 		if (ret)
 			goto out;
 	} else if (!is_trace) {
 		hist_log(hd, HIST_ERR_ACTION_MISMATCH, act);
 		ret = -EINVAL;
+		goto out;
+	}
+	if (check_only) {
+		ret = 0;
 		goto out;
 	}
 
@@ -600,6 +607,20 @@ out:
 	return ret;
 }
 
+/* action_create() for every clause, in order; stops at the first error */
+static int actions_each(struct hist_data *hd, bool check_only)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < hd->spec.n_actions; i++) {
+		ret = action_create(hd, hd->spec.actions[i].str, check_only);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /**
  * hist_actions_create - bind the handler.action() clauses of a histogram
  * @hd: the histogram being built, fields already created
@@ -608,15 +629,21 @@ out:
  */
 int hist_actions_create(struct hist_data *hd)
 {
-	unsigned int i;
-	int ret;
+	return actions_each(hd, false);
+}
 
-	for (i = 0; i < hd->spec.n_actions; i++) {
-		ret = action_create(hd, hd->spec.actions[i].str);
-		if (ret)
-			return ret;
-	}
-	return 0;
+/**
+ * hist_actions_check - check the handler.action() clauses' syntax
+ * @hd: the histogram being built, before any field
+ *
+ * Upstream parses the clauses before it creates fields, so their errors
+ * come first; hist_actions_create() binds them later.
+ *
+ * Return: 0 or a negative errno (the reason is in error_log).
+ */
+int hist_actions_check(struct hist_data *hd)
+{
+	return actions_each(hd, true);
 }
 
 /**

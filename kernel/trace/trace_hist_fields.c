@@ -538,9 +538,8 @@ static struct hist_field *make_op(struct field_ctx *ctx, enum hist_kind kind,
 {
 	struct hist_field *f;
 
-	/* as upstream: only the unit is compared, literals aside */
-	if (b && a->kind != HIST_KIND_CONST && b->kind != HIST_KIND_CONST &&
-	    (ts_flags(a) & HIST_FIELD_FL_TIMESTAMP_USECS) !=
+	/* as upstream: only the unit is compared, a literal has none */
+	if (b && (ts_flags(a) & HIST_FIELD_FL_TIMESTAMP_USECS) !=
 	    (ts_flags(b) & HIST_FIELD_FL_TIMESTAMP_USECS)) {
 		hist_field_destroy(a);
 		hist_field_destroy(b);
@@ -609,17 +608,20 @@ static struct hist_field *parse_unary(struct field_ctx *ctx, char *str)
 	struct hist_field *operand;
 	char *inner = str + 1, *close;
 
+	/* upstream rejects these three with no error_log entry */
 	if (*inner != '(')
-		return ERR_PTR(-EINVAL);
+		return fail(ctx, strpbrk(inner, "+-*/") ?
+			    HIST_ERR_UNARY_MINUS_SUBEXPR :
+			    HIST_ERR_UNARY_MINUS_PARENS, str);
 	inner++;
 	close = strrchr(inner, ')');
 	if (!close)
-		return ERR_PTR(-EINVAL);
+		return fail(ctx, HIST_ERR_NO_CLOSING_PAREN, str);
 	if (close[1])
 		return fail(ctx, HIST_ERR_UNARY_MINUS_SUBEXPR, inner);
 	*close = '\0';
 	if (*inner == '-')
-		return ERR_PTR(-EINVAL);
+		return fail(ctx, HIST_ERR_UNARY_MINUS_SUBEXPR, inner);
 	operand = parse_operand(ctx, inner);
 	if (IS_ERR(operand))
 		return operand;
@@ -645,7 +647,7 @@ static struct hist_field *parse_expr(struct field_ctx *ctx, char *str)
 	*op = '\0';
 	rhs = op + 1;
 	if (!*str || !*rhs)
-		return ERR_PTR(-EINVAL);
+		return fail(ctx, HIST_ERR_MISSING_OPERAND, *str ? str : NULL);
 
 	a = parse_operand(ctx, str);
 	if (IS_ERR(a))
@@ -711,6 +713,7 @@ struct hist_field *hist_field_create(struct hist_data *hd,
 	};
 	struct hist_field *f;
 	char *name = text;
+	size_t i, len = strlen(text);
 
 	err->n = 0;
 	f = parse_expr(&ctx, text);
@@ -724,7 +727,14 @@ struct hist_field *hist_field_create(struct hist_data *hd,
 	 */
 	if (!is_key && !(f->flags & HIST_FIELD_FL_EXPR) &&
 	    (f->flags & bad_root_flags(f, role))) {
-		/* upstream points at the start for .sym-offset */
+		/*
+		 * The caret goes to "field.modifier" as written (parsing cut
+		 * it at the dots), or to the start for .sym-offset, as
+		 * upstream puts them.
+		 */
+		for (i = 0; i < len; i++)
+			if (!text[i])
+				text[i] = '.';
 		if (f->flags & HIST_FIELD_FL_SYM_OFFSET)
 			name = NULL;
 		hist_field_destroy(f);

@@ -83,7 +83,18 @@ const char *const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_INVALID_REF_KEY]	= "Using variable references in keys not supported",
 	[HIST_ERR_TIMESTAMP_MISMATCH]	= "Timestamp units in expression don't match",
 	[HIST_ERR_SET_CLOCK_FAIL]	= "Couldn't set trace_clock",
+	[HIST_ERR_MALFORMED_ASSIGNMENT]	= "Malformed assignment",
 	[HIST_ERR_KEY_TOO_LARGE]	= "Compound key too large",
+	[HIST_ERR_MISSING_KEYS]		= "Missing keys",
+	[HIST_ERR_TOO_MANY_KEYS]	= "Too many keys",
+	[HIST_ERR_TOO_MANY_VALS]	= "Too many values",
+	[HIST_ERR_BAD_SIZE]		= "Invalid size (128 to 131072 entries)",
+	[HIST_ERR_UNKNOWN_ATTR]		= "Unknown hist trigger attribute",
+	[HIST_ERR_MISSING_VAR_NAME]	= "Missing variable name",
+	[HIST_ERR_TOO_MANY_ACTIONS]	= "Too many actions",
+	[HIST_ERR_TOO_MANY_FIELDS]	= "Too many fields",
+	[HIST_ERR_UNARY_MINUS_PARENS]	= "Unary minus needs parentheses: -(expr)",
+	[HIST_ERR_MISSING_OPERAND]	= "Missing operand",
 };
 
 static int spec_fail(struct hist_spec *spec, enum hist_err err,
@@ -101,18 +112,21 @@ static const char *whole(struct hist_spec *spec, const char *sec)
 }
 
 /*
- * Split @s at @sep in place; return the item count or -E2BIG when there
- * are more than @max items.
+ * Split @s at @sep in place into at most @max items; return their count
+ * and set *@overflow if there were more.
  */
-static int split_list(char *s, char sep, struct hist_spec_item *items,
-		      unsigned int max)
+static unsigned int split_list(char *s, char sep, struct hist_spec_item *items,
+			       unsigned int max, bool *overflow)
 {
 	unsigned int n = 0;
 	char *item;
 
+	*overflow = false;
 	while ((item = strsep(&s, (char []){ sep, '\0' })) != NULL) {
-		if (n == max)
-			return -E2BIG;
+		if (n == max) {
+			*overflow = true;
+			break;
+		}
 		items[n].str = item;
 		items[n].name = NULL;
 		n++;
@@ -120,48 +134,46 @@ static int split_list(char *s, char sep, struct hist_spec_item *items,
 	return n;
 }
 
+/* Sort criteria are only cut up here: they are checked against fields. */
 static int parse_sort(struct hist_spec *spec, char *sec, char *list)
 {
 	struct hist_spec_item items[HIST_SORT_KEYS_MAX];
-	int n, i;
+	unsigned int n, i;
 
-	n = split_list(list, ',', items, HIST_SORT_KEYS_MAX);
-	if (n == -E2BIG)
-		return spec_fail(spec, HIST_ERR_TOO_MANY_SORT_FIELDS,
-				 whole(spec, sec));
+	n = split_list(list, ',', items, HIST_SORT_KEYS_MAX,
+		       &spec->sort_overflow);
 	for (i = 0; i < n; i++) {
 		char *name = items[i].str;
-		char *mod;
+		char *mod = strchr(name, '.');
 
-		if (!*name)
-			return spec_fail(spec, HIST_ERR_EMPTY_SORT_FIELD,
-					 whole(spec, sec));
-		mod = strchr(name, '.');
-		spec->sort[i].descending = false;
-		if (mod) {
+		if (mod)
 			*mod++ = '\0';
-			if (!strcmp(mod, "descending"))
-				spec->sort[i].descending = true;
-			else if (strcmp(mod, "ascending"))
-				return spec_fail(spec,
-						 HIST_ERR_BAD_SORT_MODIFIER,
-						 mod);
-		}
 		spec->sort[i].name = name;
+		spec->sort[i].mod = mod;
+		spec->sort[i].descending = mod && !strcmp(mod, "descending");
 	}
 	spec->n_sort = n;
+	spec->sort_str = whole(spec, sec);
 	return 0;
 }
 
 static int parse_size(struct hist_spec *spec, const char *val)
 {
-	unsigned int size, bits;
+	unsigned long size;
+	unsigned int bits;
+	int ret;
 
-	if (kstrtouint(val, 0, &size) || !size || size > (1U << 31))
-		return -EINVAL;
+	/* as upstream: a number beyond unsigned long is -ERANGE */
+	ret = kstrtoul(val, 0, &size);
+	if (ret) {
+		spec_fail(spec, HIST_ERR_BAD_SIZE, val);
+		return ret;
+	}
+	if (!size || size > (1UL << 31))
+		return spec_fail(spec, HIST_ERR_BAD_SIZE, val);
 	bits = ilog2(roundup_pow_of_two(size));
 	if (bits < TRACING_MAP_BITS_MIN || bits > TRACING_MAP_BITS_MAX)
-		return -EINVAL;
+		return spec_fail(spec, HIST_ERR_BAD_SIZE, val);
 	spec->map_bits = bits;
 	return 0;
 }
@@ -173,18 +185,18 @@ static int parse_vars(struct hist_spec *spec, char *list)
 
 	while ((item = strsep(&list, ",")) != NULL) {
 		char *eq = strchr(item, '=');
-		unsigned int i;
 
-		if (!eq || eq == item)
-			return -EINVAL;
+		if (!eq)
+			return spec_fail(spec, HIST_ERR_MALFORMED_ASSIGNMENT,
+					 item);
+		if (eq == item)
+			return spec_fail(spec, HIST_ERR_MISSING_VAR_NAME,
+					 whole(spec, item));
 		*eq = '\0';
 		if (!eq[1])
 			return spec_fail(spec, HIST_ERR_EMPTY_ASSIGNMENT,
 					 whole(spec, item));
-		for (i = 0; i < spec->n_vars; i++)
-			if (!strcmp(spec->vars[i].name, item))
-				return spec_fail(spec, HIST_ERR_VAR_REDEFINED,
-						 item);
+		/* a name given twice is found when the variables are made */
 		if (spec->n_vars == HIST_VARS_MAX)
 			return spec_fail(spec, HIST_ERR_TOO_MANY_VARS, item);
 		spec->vars[spec->n_vars].name = item;
@@ -200,18 +212,15 @@ static int parse_action(struct hist_spec *spec, char *sec)
 	char *arg, *end;
 
 	if (spec->n_actions == HIST_ACTIONS_MAX)
-		return -EINVAL;
+		return spec_fail(spec, HIST_ERR_TOO_MANY_ACTIONS,
+				 whole(spec, sec));
 	if (str_has_prefix(sec, "onmax(") || str_has_prefix(sec, "onchange(")) {
 		arg = strchr(sec, '(') + 1;
 		end = strchr(arg, ')');
 		if (!end)
-			return -EINVAL;
-		if (*arg != '$') {
-			/* NUL-terminate the argument in the split copy. */
-			*end = '\0';
-			spec_fail(spec, HIST_ERR_ONX_NOT_VAR, arg);
-			return -EINVAL;
-		}
+			return spec_fail(spec, HIST_ERR_NO_CLOSING_PAREN,
+					 whole(spec, sec));
+		/* "$" of the argument: checked with the fields, as upstream */
 	}
 	spec->actions[spec->n_actions].str = sec;
 	spec->actions[spec->n_actions].name = NULL;
@@ -230,19 +239,18 @@ static int parse_flag(struct hist_spec *spec, const char *sec)
 	else if (!strcmp(sec, "nohitcount") || !strcmp(sec, "NOHC"))
 		spec->nohitcount = true;
 	else
-		return -EINVAL;
+		return spec_fail(spec, HIST_ERR_UNKNOWN_ATTR, whole(spec, sec));
 	return 0;
 }
 
 static int parse_section(struct hist_spec *spec, char *sec)
 {
 	char *eq, *val;
-	int n;
 
-	if (str_has_prefix(sec, "on") && strchr(sec, '('))
-		return parse_action(spec, sec);
-
+	/* as upstream: a section with a "=" is an assignment, whatever else */
 	eq = strchr(sec, '=');
+	if (!eq && str_has_prefix(sec, "on") && strchr(sec, '('))
+		return parse_action(spec, sec);
 	if (!eq)
 		return parse_flag(spec, sec);
 
@@ -253,16 +261,14 @@ static int parse_section(struct hist_spec *spec, char *sec)
 				 whole(spec, sec));
 
 	if (!strncmp(sec, "keys=", 5) || !strncmp(sec, "key=", 4)) {
-		n = split_list(val, ',', spec->keys, HIST_KEYS_MAX);
-		if (n < 0)
-			return -EINVAL;
-		spec->n_keys = n;
+		spec->n_keys = split_list(val, ',', spec->keys, HIST_KEYS_MAX,
+					  &spec->keys_overflow);
+		spec->keys_str = whole(spec, sec);
 	} else if (!strncmp(sec, "vals=", 5) || !strncmp(sec, "values=", 7) ||
 		   !strncmp(sec, "val=", 4)) {
-		n = split_list(val, ',', spec->vals, HIST_VALS_MAX);
-		if (n < 0)
-			return -EINVAL;
-		spec->n_vals = n;
+		spec->n_vals = split_list(val, ',', spec->vals, HIST_VALS_MAX,
+					  &spec->vals_overflow);
+		spec->vals_str = whole(spec, sec);
 	} else if (!strncmp(sec, "sort=", 5)) {
 		return parse_sort(spec, sec, val);
 	} else if (!strncmp(sec, "size=", 5)) {
@@ -306,7 +312,7 @@ static char *next_section(struct hist_spec *spec, char *s)
  * @spec: filled in; release with hist_spec_free() whatever the result
  *
  * Return: 0, -ENOMEM, or -EINVAL with @spec->err and @spec->err_str set
- * when there is something to report (HIST_ERR_NONE otherwise).
+ * (@spec->err_str NULL: the error concerns the whole text).
  */
 int hist_spec_parse(const char *text, struct hist_spec *spec)
 {
@@ -315,7 +321,7 @@ int hist_spec_parse(const char *text, struct hist_spec *spec)
 
 	memset(spec, 0, sizeof(*spec));
 	if (!text || !*text)
-		return -EINVAL;
+		return spec_fail(spec, HIST_ERR_MISSING_KEYS, NULL);
 
 	spec->buf = kstrdup(text, GFP_KERNEL);
 	spec->sec_buf = kstrdup(text, GFP_KERNEL);
@@ -329,7 +335,7 @@ int hist_spec_parse(const char *text, struct hist_spec *spec)
 			return ret;
 	}
 	if (!spec->n_keys)
-		return -EINVAL;
+		return spec_fail(spec, HIST_ERR_MISSING_KEYS, NULL);
 	return 0;
 }
 

@@ -560,7 +560,7 @@ static void hpk_test_text_untouched(struct kunit *test)
  * @err: expected &hist_spec.err
  * @msg: expected hist_err_text[] of @err
  * @err_str: expected text &hist_spec.err_str points at; NULL: not checked
- *	(nothing to report, @err is HIST_ERR_NONE)
+ *	(the error concerns the whole text)
  */
 struct hpk_err_case {
 	const char	*text;
@@ -570,17 +570,26 @@ struct hpk_err_case {
 };
 
 #define HPK_EMPTY_ASSIGNMENT	"Empty assignment"
+#define HPK_MISSING_KEYS	"Missing keys"
+#define HPK_UNKNOWN_ATTR	"Unknown hist trigger attribute"
+#define HPK_BAD_SIZE		"Invalid size (128 to 131072 entries)"
 
 static const struct hpk_err_case hpk_err_cases[] = {
-	/* Nothing to parse. */
-	{ NULL, HIST_ERR_NONE, "" },
-	{ "", HIST_ERR_NONE, "" },
-	/* No keys. */
-	{ "vals=prio", HIST_ERR_NONE, "" },
-	{ "pause", HIST_ERR_NONE, "" },
+	/* Nothing to parse, or no keys (ours: upstream logs nothing). */
+	{ NULL, HIST_ERR_MISSING_KEYS, HPK_MISSING_KEYS },
+	{ "", HIST_ERR_MISSING_KEYS, HPK_MISSING_KEYS },
+	{ "vals=prio", HIST_ERR_MISSING_KEYS, HPK_MISSING_KEYS },
+	{ "pause", HIST_ERR_MISSING_KEYS, HPK_MISSING_KEYS },
 	/* A section that is no known word and no assignment. */
-	{ "keys=pid:bogus", HIST_ERR_NONE, "" },
-	{ "keys=pid:vals=prio:Pause", HIST_ERR_NONE, "" },
+	{ "keys=pid:bogus", HIST_ERR_UNKNOWN_ATTR, HPK_UNKNOWN_ATTR, "bogus" },
+	{ "keys=pid:vals=prio:Pause", HIST_ERR_UNKNOWN_ATTR, HPK_UNKNOWN_ATTR, "Pause" },
+	{ "keys=pid:=prio", HIST_ERR_MISSING_VAR_NAME, "Missing variable name", "=prio" },
+	{ "keys=pid:a=1,b", HIST_ERR_MALFORMED_ASSIGNMENT, "Malformed assignment", "b" },
+	{
+		"keys=pid:onmax($x).save(a.buckets=2,b)",
+		HIST_ERR_MALFORMED_ASSIGNMENT, "Malformed assignment", "b)",
+	},
+	{ "keys=pid:onmax($x", HIST_ERR_NO_CLOSING_PAREN, "No closing paren found", "onmax($x" },
 	/* Empty assignments point at the whole section. */
 	{ "keys=", HIST_ERR_EMPTY_ASSIGNMENT, HPK_EMPTY_ASSIGNMENT, "keys=" },
 	{ "key=", HIST_ERR_EMPTY_ASSIGNMENT, HPK_EMPTY_ASSIGNMENT, "key=" },
@@ -595,55 +604,12 @@ static const struct hpk_err_case hpk_err_cases[] = {
 	{ "keys=pid:name=", HIST_ERR_EMPTY_ASSIGNMENT, HPK_EMPTY_ASSIGNMENT, "name=" },
 	{ "keys=pid:x=", HIST_ERR_EMPTY_ASSIGNMENT, HPK_EMPTY_ASSIGNMENT, "x=" },
 	{ "x=:keys=pid", HIST_ERR_EMPTY_ASSIGNMENT, HPK_EMPTY_ASSIGNMENT, "x=" },
-	/* More keys or values than the map holds. */
-	{ "keys=pid,comm,prio,cpu", HIST_ERR_NONE, "" },
-	{ "keys=pid,,,", HIST_ERR_NONE, "" },
-	{ "keys=pid:vals=a,b,c,d", HIST_ERR_NONE, "" },
-	{ "keys=pid:values=hitcount,a,b,c", HIST_ERR_NONE, "" },
-	/* Sort criteria. */
-	{
-		"keys=pid:vals=prio,target_cpu:sort=prio,target_cpu,pid",
-		HIST_ERR_TOO_MANY_SORT_FIELDS, "Too many sort fields (Max = 2)",
-		"sort=prio,target_cpu,pid",
-	},
-	{
-		"keys=pid:sort=pid,prio,cpu:vals=prio",
-		HIST_ERR_TOO_MANY_SORT_FIELDS, "Too many sort fields (Max = 2)",
-		"sort=pid,prio,cpu",
-	},
-	{ "keys=pid:sort=pid,", HIST_ERR_EMPTY_SORT_FIELD, "Empty sort field", "sort=pid," },
-	{
-		"keys=pid:sort=,pid:vals=prio",
-		HIST_ERR_EMPTY_SORT_FIELD, "Empty sort field", "sort=,pid",
-	},
-	{ "keys=pid:sort=pid.bogus", HIST_ERR_BAD_SORT_MODIFIER, "Invalid sort modifier", "bogus" },
-	{
-		"keys=pid:sort=pid.descending,prio.desc:vals=prio",
-		HIST_ERR_BAD_SORT_MODIFIER, "Invalid sort modifier", "desc",
-	},
 	/* Sizes outside [128, 131072] after rounding, or not a number. */
-	{ "keys=pid:size=0", HIST_ERR_NONE, "" },
-	{ "keys=pid:size=1", HIST_ERR_NONE, "" },
-	{ "keys=pid:size=4", HIST_ERR_NONE, "" },
-	{ "keys=pid:size=200000", HIST_ERR_NONE, "" },
-	{ "keys=pid:size=abc", HIST_ERR_NONE, "" },
-	/* Variables. */
-	{ "x=prio:x=pid", HIST_ERR_VAR_REDEFINED, "Variable already defined", "x" },
-	{
-		"keys=pid:ab=prio,ab=pid",
-		HIST_ERR_VAR_REDEFINED, "Variable already defined", "ab",
-	},
-	/* onmax(x) and onchange(x) need a variable. */
-	{
-		"onmax(prio).save(pid)",
-		HIST_ERR_ONX_NOT_VAR, "For onmax(x) or onchange(x), x must be a variable",
-		"prio",
-	},
-	{
-		"keys=pid:onchange(prio).save(pid)",
-		HIST_ERR_ONX_NOT_VAR, "For onmax(x) or onchange(x), x must be a variable",
-		"prio",
-	},
+	{ "keys=pid:size=0", HIST_ERR_BAD_SIZE, HPK_BAD_SIZE, "0" },
+	{ "keys=pid:size=1", HIST_ERR_BAD_SIZE, HPK_BAD_SIZE, "1" },
+	{ "keys=pid:size=4", HIST_ERR_BAD_SIZE, HPK_BAD_SIZE, "4" },
+	{ "keys=pid:size=200000", HIST_ERR_BAD_SIZE, HPK_BAD_SIZE, "200000" },
+	{ "keys=pid:size=abc", HIST_ERR_BAD_SIZE, HPK_BAD_SIZE, "abc" },
 };
 
 /**
@@ -742,6 +708,44 @@ static void hpk_test_vars_limit(struct kunit *test)
 	}
 }
 
+/*
+ * More keys, values or sort criteria than fit are no parse error: the
+ * fields before the limit are checked first (upstream's order), so the
+ * parser keeps as many as fit and says there were more.  Sort criteria
+ * keep their modifier as written, checked against the fields later.
+ */
+static void hpk_test_overflow(struct kunit *test)
+{
+	struct hist_spec *spec;
+	int ret;
+
+	spec = hpk_parse(test, "keys=pid,comm,prio,cpu:vals=a,b,c,d", &ret);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, spec->n_keys, HIST_KEYS_MAX);
+	KUNIT_EXPECT_TRUE(test, spec->keys_overflow);
+	KUNIT_EXPECT_EQ(test, spec->n_vals, HIST_VALS_MAX);
+	KUNIT_EXPECT_TRUE(test, spec->vals_overflow);
+	KUNIT_EXPECT_FALSE(test, spec->sort_overflow);
+	KUNIT_EXPECT_STREQ(test, spec->keys_str, "keys=pid,comm,prio,cpu");
+	KUNIT_EXPECT_STREQ(test, spec->vals_str, "vals=a,b,c,d");
+	hpk_done(test, spec);
+
+	spec = hpk_parse(test, "keys=pid:vals=a,b:sort=a.bogus,,b.descending",
+			 &ret);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_FALSE(test, spec->keys_overflow);
+	KUNIT_EXPECT_FALSE(test, spec->vals_overflow);
+	KUNIT_EXPECT_EQ(test, spec->n_sort, HIST_SORT_KEYS_MAX);
+	KUNIT_EXPECT_TRUE(test, spec->sort_overflow);
+	KUNIT_EXPECT_STREQ(test, spec->sort_str, "sort=a.bogus,,b.descending");
+	KUNIT_EXPECT_STREQ(test, spec->sort[0].name, "a");
+	KUNIT_EXPECT_STREQ(test, spec->sort[0].mod, "bogus");
+	KUNIT_EXPECT_FALSE(test, spec->sort[0].descending);
+	KUNIT_EXPECT_STREQ(test, spec->sort[1].name, "");
+	KUNIT_EXPECT_NULL(test, spec->sort[1].mod);
+	hpk_done(test, spec);
+}
+
 /**
  * struct hpk_caret_case - where error_log puts the caret
  * @text: what follows "hist:"
@@ -755,15 +759,11 @@ struct hpk_caret_case {
 };
 
 static const struct hpk_caret_case hpk_caret_cases[] = {
-	{
-		"keys=pid:vals=prio,target_cpu:sort=prio,target_cpu,pid",
-		HIST_ERR_TOO_MANY_SORT_FIELDS, 35,
-	},
-	{ "keys=pid:vals=prio:sort=prio.bogus", HIST_ERR_BAD_SORT_MODIFIER, 34 },
 	{ "keys=", HIST_ERR_EMPTY_ASSIGNMENT, 5 },
 	{ "keys=:vals=prio", HIST_ERR_EMPTY_ASSIGNMENT, 5 },
-	{ "keys=pid:sort=pid,:vals=prio", HIST_ERR_EMPTY_SORT_FIELD, 14 },
-	{ "keys=pid:onmax(prio).save(pid)", HIST_ERR_ONX_NOT_VAR, 20 },
+	{ "keys=pid:size=4", HIST_ERR_BAD_SIZE, 19 },
+	{ "keys=pid:nohitcnt", HIST_ERR_UNKNOWN_ATTR, 14 },
+	{ "keys=pid:=prio", HIST_ERR_MISSING_VAR_NAME, 14 },
 };
 
 /*
@@ -830,6 +830,7 @@ static struct kunit_case hist_parse_test_cases[] = {
 	KUNIT_CASE(hpk_test_actions),
 	KUNIT_CASE(hpk_test_text_untouched),
 	KUNIT_CASE(hpk_test_errors),
+	KUNIT_CASE(hpk_test_overflow),
 	KUNIT_CASE(hpk_test_vars_limit),
 	KUNIT_CASE(hpk_test_error_caret),
 	KUNIT_CASE(hpk_test_free),

@@ -146,6 +146,9 @@ static struct hist_data *find_var_owner(struct hist_data *hd,
 	owner = file_var_owner(hd->event_file, hd, name, var);
 	if (owner)
 		return owner;
+	/* as upstream: an onmatch() parameter is looked up there only */
+	if (hd->match_file)
+		return NULL;
 
 	list_for_each_entry(file, &tr->events, list) {
 		if (file == hd->event_file)

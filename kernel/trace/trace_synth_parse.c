@@ -225,7 +225,8 @@ static int synth_build_field(const char *type, unsigned int tpos,
 	field->name = kstrndup(name, nbase, GFP_KERNEL);
 	if (!field->name)
 		goto nomem;
-	if (nbase >= MAX_EVENT_NAME_LEN || !is_good_name(field->name)) {
+	/* no length limit: upstream has none either */
+	if (!is_good_name(field->name)) {
 		synth_field_free(field);
 		return synth_fail(err, SYNTH_ERR_BAD_NAME, npos);
 	}
@@ -296,6 +297,21 @@ static char *synth_next_word(char **cur)
 	return word;
 }
 
+/* How many blank-separated words @s has before its first ';'. */
+static unsigned int synth_words_before_semicolon(const char *s)
+{
+	unsigned int n = 0;
+
+	for (;;) {
+		s = skip_spaces(s);
+		if (!*s || *s == ';')
+			return n;
+		n++;
+		while (*s && *s != ';' && !isspace(*s))
+			s++;
+	}
+}
+
 static int synth_add_field(struct synth_def *def, struct synth_field *field,
 			   unsigned int npos, struct synth_err *err)
 {
@@ -354,7 +370,9 @@ static int synth_parse_segment(const char *orig, char *buf, char *seg,
 		}
 
 		npos = w2 - buf;
-		ret = synth_build_field(type, w0 - buf, w2, npos, &field, err);
+		/* an unknown "unsigned x" is reported at x, as upstream */
+		ret = synth_build_field(type, (w2 != w1 ? w1 : w0) - buf, w2,
+					npos, &field, err);
 		kfree(type);
 		if (ret)
 			return ret;
@@ -422,7 +440,16 @@ int synth_parse_def(const char *cmd, unsigned int start, bool need_fields,
 		ret = synth_fail(err, SYNTH_ERR_INVALID_CMD, 0);
 		goto out;
 	}
-	if (strlen(name) >= MAX_EVENT_NAME_LEN || !is_good_name(name)) {
+	/*
+	 * As upstream: a command without a whole first field ("type name")
+	 * is malformed, whatever its name.
+	 */
+	if (need_fields && synth_words_before_semicolon(p) < 2) {
+		ret = synth_fail(err, SYNTH_ERR_INVALID_CMD, 0);
+		goto out;
+	}
+	/* Event names have no length limit upstream either. */
+	if (!is_good_name(name)) {
 		ret = synth_fail(err, SYNTH_ERR_BAD_NAME, name - buf);
 		goto out;
 	}
