@@ -27,7 +27,7 @@
 # a long run goes on cannot change that run.
 main() {
 
-FUZZ_DEFAULT_COUNT=20000
+FUZZ_DEFAULT_COUNT=10000
 out=${FUZZ_OUT:-$CACHE_DIR/logs/fuzz}
 mkdir -p "$out"
 seed=${SEED:-$(date +%s)}

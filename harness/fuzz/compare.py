@@ -124,6 +124,18 @@ ORDER_PAIRS = {
     ('Sort field must be a key or a val', 'No action found'),
     ("Param type doesn't match synthetic event field type", 'Invalid action param'),
     ('Empty sort field', 'Sort field must be a key or a val'),
+    ('Invalid field modifier', 'Missing keys'),
+    ("Couldn't set trace_clock", 'Missing keys'),
+    ('Illegal name', 'Invalid array specification'),
+    ('Invalid action param', "Param type doesn't match synthetic event field type"),
+    ("Timestamp units in expression don't match", 'Invalid field modifier'),
+    ("Timestamp units in expression don't match", 'Division by zero'),
+    ("Timestamp units in expression don't match", 'String type can not be an operand in expression'),
+    ('Invalid action param', 'Too many values'),
+    ("Couldn't find onmax or onchange variable", 'Invalid field modifier'),
+    ('For onmax(x) or onchange(x), x must be a variable', 'Invalid field modifier'),
+    ("Handler doesn't support action", "Couldn't find synthetic event"),
+    ('Invalid field modifier', 'No action found'),
 }
 # Stock checks a literal action parameter ("trace(e,1)": "Invalid action
 # param") when it parses the trigger, before anything else.
@@ -140,7 +152,7 @@ def _(path, cmd, s, o):
 @rule('.execname on a value: stock sums the pids under that name, ours '
       'rejects it (Invalid field modifier)')
 def _(path, cmd, s, o):
-    return is_hist(path) and s[0] == 0 and msg(o[1]) == 'Invalid field modifier' and \
+    return is_hist(path) and msg(o[1]) == 'Invalid field modifier' and \
         re.search(r'vals?\w*=[^:]*\.execname', cmd) is not None
 
 
@@ -182,6 +194,13 @@ def _(path, cmd, s, o):
       '(FILTER_STACKTRACE), stock as an array it cannot compare')
 def _(path, cmd, s, o):
     return path.endswith('fzstack/trigger') and ' if ' in cmd and 'stack' in cmd.split(' if ', 1)[1]
+
+
+@rule('stock takes any type word containing "char" ("&char x[]", '
+      '"charchar x[8]") as a string; ours reports the type')
+def _(path, cmd, s, o):
+    return not is_hist(path) and s[0] == 0 and msg(o[1]) == 'Invalid type' and \
+        re.search(r'(\S+char|char\S+) \w+\[', cmd) is not None
 
 
 @rule('stock takes a type word glued to another ("unsignedxxx...long x[]", '

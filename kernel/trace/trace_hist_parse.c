@@ -285,25 +285,18 @@ static int parse_section(struct hist_spec *spec, char *sec)
 }
 
 /*
- * Cut the text into sections at ':' outside parentheses, in both copies.
+ * Cut the text into sections at every ':', in both copies, as upstream
+ * does (a ':' inside a handler's parentheses ends the section too).
  * Returns the start of the next section or NULL.
  */
 static char *next_section(struct hist_spec *spec, char *s)
 {
-	int depth = 0;
-
-	for (; *s; s++) {
-		if (*s == '(') {
-			depth++;
-		} else if (*s == ')' && depth) {
-			depth--;
-		} else if (*s == ':' && !depth) {
-			*s = '\0';
-			spec->sec_buf[s - spec->buf] = '\0';
-			return s + 1;
-		}
-	}
-	return NULL;
+	s = strchr(s, ':');
+	if (!s)
+		return NULL;
+	*s = '\0';
+	spec->sec_buf[s - spec->buf] = '\0';
+	return s + 1;
 }
 
 /**

@@ -498,19 +498,6 @@ static const struct hpk_case hpk_action_cases[] = {
 		.keys = { "pid" },
 		.actions = { "onmatch(sched.sched_waking).trace(foo,$x)" },
 	},
-	/* A ':' inside parentheses does not end the section. */
-	{
-		.text = "keys=pid:onmatch(sched.sched_waking).trace(foo,$x:$y):vals=prio",
-		.keys = { "pid" },
-		.vals = { "prio" },
-		.actions = { "onmatch(sched.sched_waking).trace(foo,$x:$y)" },
-	},
-	{
-		.text = "keys=pid:onchange($v).trace(foo,(a:(b):c)):clear",
-		.keys = { "pid" },
-		.actions = { "onchange($v).trace(foo,(a:(b):c))" },
-		.clear = true,
-	},
 	/* onmax() and onchange() of a variable. */
 	{
 		.text = "keys=pid:onmax($v).save(pid,prio)",
@@ -590,6 +577,12 @@ static const struct hpk_err_case hpk_err_cases[] = {
 		HIST_ERR_MALFORMED_ASSIGNMENT, "Malformed assignment", "b)",
 	},
 	{ "keys=pid:onmax($x", HIST_ERR_NO_CLOSING_PAREN, "No closing paren found", "onmax($x" },
+	/* As upstream, a ':' ends a section even inside parentheses. */
+	{
+		"keys=pid:onmatch(sched.sched_waking).trace(foo,$x:$y)",
+		HIST_ERR_UNKNOWN_ATTR, HPK_UNKNOWN_ATTR, "$y)",
+	},
+
 	/* Empty assignments point at the whole section. */
 	{ "keys=", HIST_ERR_EMPTY_ASSIGNMENT, HPK_EMPTY_ASSIGNMENT, "keys=" },
 	{ "key=", HIST_ERR_EMPTY_ASSIGNMENT, HPK_EMPTY_ASSIGNMENT, "key=" },
