@@ -19,6 +19,7 @@ help:
 check:
 	@$(H)/run.sh check
 	@FUZZ_SMOKE=1 $(H)/fuzz.sh
+	@$(if $(filter stock,$(BASE)),true,STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh)
 
 run:
 	@$(H)/run.sh run

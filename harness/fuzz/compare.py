@@ -60,7 +60,8 @@ def _(path, cmd, s, o):
 
 @rule('synthetic events take short and unsigned short fields (README)')
 def _(path, cmd, s, o):
-    return not is_hist(path) and 'short' in cmd and o[0] == 0
+    return not is_hist(path) and 'short' in cmd and \
+        (o[0] == 0 or msg(s[1]) == 'Invalid type')
 
 
 @rule('a variable needs a name: ":=x" is rejected (README)')
@@ -136,6 +137,9 @@ ORDER_PAIRS = {
     ('For onmax(x) or onchange(x), x must be a variable', 'Invalid field modifier'),
     ("Handler doesn't support action", "Couldn't find synthetic event"),
     ('Invalid field modifier', 'No action found'),
+    ("Couldn't find field", 'Invalid action param'),
+    ('Invalid action param', 'For onmax(x) or onchange(x), x must be a variable'),
+    ("Param type doesn't match synthetic event field type", 'No action found'),
 }
 # Stock checks a literal action parameter ("trace(e,1)": "Invalid action
 # param") when it parses the trigger, before anything else.
@@ -207,7 +211,7 @@ def _(path, cmd, s, o):
       '"999long x[]") as a dynamic array; ours reports the type')
 def _(path, cmd, s, o):
     return not is_hist(path) and s[0] == 0 and msg(o[1]) in ('Invalid type', 'Invalid array specification') and \
-        re.search(r'(unsigned[a-z]|[0-9](long|int|u64|s64|bool))', cmd) is not None
+        re.search(r'(unsigned[a-z]|[0-9](long|int|u64|s64|bool)|\]\S|[a-z]char\[)', cmd) is not None
 
 
 def parse_results(path):

@@ -607,10 +607,12 @@ def diff_script(seed, count):
         ops.append('K\t%d' % k)
         ops.append('W\t%s\t%s' % (path, text))
         # Undo if it was taken (the guest runs Y only after a taken W).
+        words = text.split()
         if path == 'synthetic_events':
-            undo = '!' + text.split(' ')[0].split(';')[0]
+            undo = '!' + words[0].split(';')[0] if words else ''
         elif path == 'dynamic_events':
-            undo = '-:' + text[2:].split(' ')[0].split(';')[0] if text.startswith('s:') else ''
+            rest = text[2:].split() if text.startswith('s:') else []
+            undo = '-:' + rest[0].split(';')[0] if rest else ''
         else:
             undo = '!' + text
         if undo:

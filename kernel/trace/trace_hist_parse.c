@@ -277,7 +277,8 @@ static int parse_section(struct hist_spec *spec, char *sec)
 		spec->name = val;
 		spec->name_str = whole(spec, sec);
 	} else if (!strncmp(sec, "clock=", 6)) {
-		spec->clock = val;
+		/* as upstream: blanks around the clock's name do not count */
+		spec->clock = strim(val);
 	} else {
 		return parse_vars(spec, sec);
 	}
