@@ -554,13 +554,25 @@ static int action_create(struct hist_data *hd, const char *text,
 		ret = -ENOMEM;
 		goto out;
 	}
-	is_trace = strcmp(act, "save") && strcmp(act, "snapshot");
-	if (strcmp(act, "snapshot")) {
+	/* as upstream: "save..." and "snapshot..." name those actions */
+	is_trace = !str_has_prefix(act, "save") &&
+		   !str_has_prefix(act, "snapshot");
+	if (!str_has_prefix(act, "snapshot")) {
+		unsigned int i;
+
 		/* trace(): the synthetic event's name comes first */
 		ret = split_params(hd, params, pv, HIST_PARAMS_MAX +
 				   !strcmp(act, "trace"), &n);
 		if (ret)
 			goto out;
+		/* as upstream: a parameter needs two characters at least */
+		for (i = !strcmp(act, "trace"); is_trace && i < n; i++) {
+			if (strlen(pv[i]) < 2) {
+				hist_log(hd, HIST_ERR_INVALID_PARAM, pv[i]);
+				ret = -EINVAL;
+				goto out;
+			}
+		}
 	}
 
 	if (a->handler != HIST_ON_MATCH) {
