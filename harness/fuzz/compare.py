@@ -75,10 +75,12 @@ def _(path, cmd, s, o):
     return path.endswith('fzstack/trigger') and re.search(r'keys?=[^:]*stack', cmd) is not None
 
 
-@rule('an array field ("args") as a key or value: stock fails with ENOMEM '
-      'and no error_log entry, ours reports the field (or an error before it)')
+@rule('an array field ("args") as a key, value or parameter: stock fails '
+      'with ENOMEM and no error_log entry (or, as a parameter, only "Couldn\'t '
+      'parse field variable"), ours reports the field (or an error before it)')
 def _(path, cmd, s, o):
-    return s[0] == 12 and s[1] == '' and o[0] != 0 and 'args' in cmd
+    return s[0] != 0 and o[0] != 0 and 'args' in cmd and \
+        (s[0] == 12 or msg(s[1]) == "Couldn't parse field variable")
 
 
 # Commands with two or more errors, where the two kernels report a
@@ -140,6 +142,8 @@ ORDER_PAIRS = {
     ("Couldn't find field", 'Invalid action param'),
     ('Invalid action param', 'For onmax(x) or onchange(x), x must be a variable'),
     ("Param type doesn't match synthetic event field type", 'No action found'),
+    ("Timestamp units in expression don't match",
+     'Using variable references in keys not supported'),
 }
 # Stock checks a literal action parameter ("trace(e,1)": "Invalid action
 # param") when it parses the trigger, before anything else.

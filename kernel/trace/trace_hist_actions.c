@@ -565,8 +565,11 @@ static int action_create(struct hist_data *hd, const char *text,
 				   !strcmp(act, "trace"), &n);
 		if (ret)
 			goto out;
-		/* as upstream: a parameter needs two characters at least */
-		for (i = !strcmp(act, "trace"); is_trace && i < n; i++) {
+		/*
+		 * as upstream: a parameter (trace()'s event name too) needs
+		 * two characters at least
+		 */
+		for (i = 0; is_trace && i < n; i++) {
 			if (strlen(pv[i]) < 2) {
 				hist_log(hd, HIST_ERR_INVALID_PARAM, pv[i]);
 				ret = -EINVAL;
