@@ -9,13 +9,7 @@ mode=${1:-check}
 [ "$mode" = check ] && "$HARNESS_DIR/selftest.sh"
 variant=${BASE:-ours}
 debug=${DEBUG:-0}
-if [ "${NO_BUILD:-0}" = 1 ]; then
-	# Boot what the last build left (never build: another build may run).
-	build=$CACHE_DIR/build-$variant
-	[ "$debug" = 1 ] && build=$build-debug
-else
-	build=$("$HARNESS_DIR/build.sh" "$variant" "$debug" | tail -n 1)
-fi
+build=$(build_dir "$variant" "$debug")
 [ -f "$build/arch/x86/boot/bzImage" ] || die "no kernel image in $build"
 
 tag=$variant

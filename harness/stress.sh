@@ -62,12 +62,7 @@
 
 variant=${BASE:-ours}
 debug=${DEBUG:-1}
-if [ "${NO_BUILD:-0}" = 1 ]; then
-	build=$CACHE_DIR/build-$variant
-	[ "$debug" = 1 ] && build=$build-debug
-else
-	build=$("$HARNESS_DIR/build.sh" "$variant" "$debug" | tail -n 1)
-fi
+build=$(build_dir "$variant" "$debug")
 [ -f "$build/arch/x86/boot/bzImage" ] || die "no kernel image in $build"
 "$HARNESS_DIR/stress-module.sh" "$variant" "$build" >/dev/null
 
