@@ -1176,6 +1176,158 @@ void hist_helper_drop(struct hist_data *helper)
 	hist_remove(helper->trigger, helper->event_file);
 }
 
+/* ---- hist triggers made by the kernel itself (latency_hist) ---- */
+
+/**
+ * hist_kernel_cmd - add or remove a hist trigger as if a user wrote it
+ * @file: the event
+ * @text: what follows "hist:" in the trigger file, filter included
+ * @remove: remove the trigger instead ("!hist:...")
+ *
+ * The text goes through the parser and registration of a written
+ * command, errors to error_log included; ":clear", ":pause" and ":cont"
+ * work too.  Removing a trigger that does not exist succeeds.
+ *
+ * Context: Process context; takes event_mutex.
+ * Return: 0 or what writing the command to the trigger file returns.
+ */
+int hist_kernel_cmd(struct trace_event_file *file, const char *text,
+		    bool remove)
+{
+	char *param = kstrdup(text, GFP_KERNEL);
+	int ret;
+
+	if (!param)
+		return -ENOMEM;
+	mutex_lock(&event_mutex);
+	ret = hist_parse(&trigger_hist_cmd, file, remove ? "!hist" : "hist",
+			 "hist", param);
+	mutex_unlock(&event_mutex);
+	kfree(param);
+	return ret;
+}
+
+struct hist_walk {
+	struct hist_data *hd;
+	void (*fn)(struct hist_data *hd, struct tracing_map_elt *elt,
+		   void *arg);
+	void *arg;
+};
+
+static void hist_walk_one(struct tracing_map_elt *elt, void *arg)
+{
+	struct hist_walk *w = arg;
+
+	w->fn(w->hd, elt, w->arg);
+}
+
+/**
+ * hist_kernel_walk - call a function for every entry of a hist trigger
+ * @file: the event
+ * @text: the trigger, as given to hist_kernel_cmd()
+ * @fn: called with the histogram, each entry and @arg
+ * @arg: passed to @fn
+ *
+ * The trigger is looked up by its text each time, so a trigger a user
+ * removed is simply not found.  @fn runs under event_mutex, while events
+ * may still update the entries it reads.
+ *
+ * Context: Process context; takes event_mutex.
+ * Return: 0, -ENOENT if there is no such trigger, or a parse error.
+ */
+int hist_kernel_walk(struct trace_event_file *file, const char *text,
+		     void (*fn)(struct hist_data *hd,
+				struct tracing_map_elt *elt, void *arg),
+		     void *arg)
+{
+	struct hist_walk ctx = { .fn = fn, .arg = arg };
+	struct hist_cmd hc = { .file = file };
+	struct event_trigger_data *test;
+	char *buf, *param, *filter;
+	struct hist_data *hd;
+	int ret;
+
+	buf = kstrdup(text, GFP_KERNEL);
+	hc.text = hist_cmd_text("hist", text);
+	ret = -ENOMEM;
+	if (!buf || !hc.text)
+		goto out;
+
+	mutex_lock(&event_mutex);
+	ret = split_filter(buf, &param, &filter);
+	if (ret)
+		goto unlock;
+	hd = hist_data_create(&hc, param, true);
+	if (IS_ERR(hd)) {
+		ret = PTR_ERR(hd);
+		goto unlock;
+	}
+	test = find_hist_trigger(file, hd, hd->spec.name, filter_text(filter));
+	hist_data_free(hd);
+	ret = -ENOENT;
+	if (!test)
+		goto unlock;
+	ctx.hd = test->private_data;
+	tracing_map_walk(ctx.hd->map, hist_walk_one, &ctx);
+	ret = 0;
+unlock:
+	mutex_unlock(&event_mutex);
+out:
+	kfree(hc.text);
+	kfree(buf);
+	return ret;
+}
+
+/**
+ * hist_elt_key - a numeric part of an entry's key
+ * @hd: the histogram
+ * @elt: the entry
+ * @i: which part, in the order of keys=
+ *
+ * Return: the value as the hist file prints it (before any modifier).
+ */
+u64 hist_elt_key(struct hist_data *hd, struct tracing_map_elt *elt,
+		 unsigned int i)
+{
+	struct hist_field *f = hd->fields[hist_first_key(hd) + i];
+
+	return *(u64 *)(elt->key + f->key_offset);
+}
+
+/**
+ * hist_elt_hitcount - the hitcount of an entry
+ * @hd: the histogram, which must count hits
+ * @elt: the entry
+ */
+u64 hist_elt_hitcount(struct hist_data *hd, struct tracing_map_elt *elt)
+{
+	return tracing_map_read_sum(elt, hd->fields[0]->map_idx);
+}
+
+/**
+ * hist_elt_tracked - what the first onmax()/onchange() of an entry keeps
+ * @hd: the histogram
+ * @elt: the entry
+ * @saved: receives up to @n values saved by save(), in its order (a
+ *	string is the address of the entry's copy)
+ * @n: room in @saved
+ *
+ * Return: the tracked value, 0 if the histogram tracks none.
+ */
+u64 hist_elt_tracked(struct hist_data *hd, struct tracing_map_elt *elt,
+		     u64 *saved, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && i < hd->n_save_vars; i++)
+		saved[i] = tracing_map_read_var(elt, hd->save_vars[i]->var_idx);
+	for (i = 0; i < hd->n_actions; i++)
+		if (hd->actions[i]->handler != HIST_ON_MATCH)
+			return tracing_map_read_var(elt,
+					hd->actions[i]->track_var->var_idx);
+	return 0;
+}
+
 static struct event_command trigger_hist_cmd = {
 	.flags			= EVENT_CMD_FL_NEEDS_REC,
 	.get_trigger_ops	= hist_get_trigger_ops,

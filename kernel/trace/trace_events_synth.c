@@ -727,6 +727,21 @@ out:
 	return ret;
 }
 
+/**
+ * synth_event_create_text - create a synthetic event from its definition
+ * @cmd: "<name> <fields>", as written to synthetic_events
+ *
+ * For the kernel's own users of synthetic events (latency_hist/), which
+ * keep their definitions as text.  Errors are logged as for a write.
+ *
+ * Context: Process context; takes event_mutex.
+ * Return: 0, -EEXIST if the name is taken, -EINVAL, -ENOMEM.
+ */
+int synth_event_create_text(const char *cmd)
+{
+	return synth_create_cmd(cmd, NULL, 0);
+}
+
 /*
  * Handle "!name [fields]" written to synthetic_events.  The event goes by
  * its name whatever follows, as in upstream; "!" or "! name" name no

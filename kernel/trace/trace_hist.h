@@ -701,6 +701,20 @@ static __always_inline void hist_poll_notify(void)
 		hist_poll_wakeup();
 }
 
+/* ---- trace_events_hist.c: hist triggers made by the kernel ---- */
+
+int hist_kernel_cmd(struct trace_event_file *file, const char *text,
+		    bool remove);
+int hist_kernel_walk(struct trace_event_file *file, const char *text,
+		     void (*fn)(struct hist_data *hd,
+				struct tracing_map_elt *elt, void *arg),
+		     void *arg);
+u64 hist_elt_key(struct hist_data *hd, struct tracing_map_elt *elt,
+		 unsigned int i);
+u64 hist_elt_hitcount(struct hist_data *hd, struct tracing_map_elt *elt);
+u64 hist_elt_tracked(struct hist_data *hd, struct tracing_map_elt *elt,
+		     u64 *saved, unsigned int n);
+
 /* ---- trace_hist_output.c ---- */
 
 int hist_trigger_print(struct seq_file *m, struct event_trigger_data *data);

@@ -179,6 +179,8 @@ void synth_log_err(const char *cmd, const struct synth_err *err);
 
 /* ---- Interface for other tracing code (trace_events_synth.c) ---- */
 
+int synth_event_create_text(const char *cmd);
+
 /**
  * synth_event_find_get - look up a synthetic event and pin it
  * @name: event name, without the "synthetic/" system prefix

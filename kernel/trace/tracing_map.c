@@ -543,6 +543,30 @@ void tracing_map_destroy_sort_entries(struct tracing_map_sort_entry **entries,
 }
 
 /**
+ * tracing_map_walk() - Call a function for every element of a map.
+ * @map: The map.
+ * @fn: Called with each published element and @arg.
+ * @arg: Passed to @fn.
+ *
+ * Visits the elements in slot order, not sorted: for readers that fold a
+ * map into their own summary.  Elements may be updated while @fn reads
+ * them, as for tracing_map_sort_entries().
+ *
+ * Context: Process context; the map must not be destroyed meanwhile.
+ */
+void tracing_map_walk(struct tracing_map *map, tracing_map_elt_fn_t fn, void *arg)
+{
+	unsigned int i;
+	u64 word;
+
+	for (i = 0; i < map->n_slots; i++) {
+		word = tracing_map_slot_read(&map->slots[i]);
+		if (word)
+			fn(tracing_map_slot_elt(map, word), arg);
+	}
+}
+
+/**
  * tracing_map_clear() - Remove all elements from a map.
  * @map: The map.
  *

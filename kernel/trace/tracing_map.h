@@ -198,6 +198,8 @@ int tracing_map_sort_entries(struct tracing_map *map,
 			     struct tracing_map_sort_key *sort_keys,
 			     unsigned int n_sort_keys,
 			     struct tracing_map_sort_entry ***sort_entries);
+typedef void (*tracing_map_elt_fn_t)(struct tracing_map_elt *elt, void *arg);
+void tracing_map_walk(struct tracing_map *map, tracing_map_elt_fn_t fn, void *arg);
 void tracing_map_destroy_sort_entries(struct tracing_map_sort_entry **entries,
 				      unsigned int n_entries);
 

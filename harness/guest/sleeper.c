@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sleeper COUNT USECS [FIFO_PRIO] - a task with a known number of wakeups
+ *
+ * Optionally switches to SCHED_FIFO at FIFO_PRIO, sleeps 500 ms (time for
+ * the caller to hand its pid to latency_hist/wakeup/pid), then sleeps
+ * COUNT times USECS microseconds and exits: COUNT + 1 timer wakeups in
+ * all, and no others.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static void nap(long usecs)
+{
+	struct timespec ts = { usecs / 1000000, (usecs % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+int main(int argc, char **argv)
+{
+	long count, usecs, i;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: sleeper COUNT USECS [FIFO_PRIO]\n");
+		return 2;
+	}
+	count = atol(argv[1]);
+	usecs = atol(argv[2]);
+	if (argc > 3) {
+		struct sched_param sp = { .sched_priority = atoi(argv[3]) };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+			perror("sched_setscheduler");
+			return 1;
+		}
+	}
+	nap(500000);
+	for (i = 0; i < count; i++)
+		nap(usecs);
+	return 0;
+}

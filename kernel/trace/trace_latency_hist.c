@@ -1,0 +1,879 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * latency_hist/: the latency histograms of the old -rt patch, built on
+ * hist triggers.
+ *
+ * Design
+ * ------
+ * Every histogram here is an ordinary hist trigger on a synthetic event,
+ * and every latency is computed by ordinary hist triggers on the kernel's
+ * own events: a start event saves a timestamp in a variable, the end
+ * event computes the difference and onmatch().trace()s it into the
+ * synthetic event.  The triggers are written by this file through the
+ * same parser that reads a user's trigger text (hist_kernel_cmd()), so
+ * they show up in the events' trigger files and can be read, copied and
+ * taken apart by anyone.  Nothing here aggregates on the hot path.
+ *
+ * A histogram is "keys=common_cpu,lat": one entry per CPU and
+ * microsecond.  When a CPUx file is opened the entries of that CPU are
+ * folded into the reference's format: 10,240 buckets of one microsecond, the samples
+ * outside them, minimum, average and maximum.  The onmax() triggers keep,
+ * per CPU, the task that suffered the highest latency (max_latency-CPUx).
+ *
+ * Latencies are whole microseconds, rounded down.  A hist expression
+ * cannot divide a difference (it has no parentheses), so the synthetic
+ * events carry nanoseconds and the histogram key is "lat.buckets=1000".
+ * Every start value is stored minus LH_BIAS, so the end's difference is
+ * the latency plus LH_BIAS: a latency below zero (a timer that ran early,
+ * a wakeup timed by two CPUs' clocks) stays a positive number, which the
+ * buckets round down like any other and onmax(), comparing unsigned
+ * numbers, orders correctly.  The files subtract the bias again.
+ *
+ * Three switches in enable/ create or remove whole groups:
+ *
+ * preemptirqsoff: preemptoff, irqsoff and preemptirqsoff, from the
+ *	preemptirq events.  A preemptirqsoff section starts when interrupts
+ *	or preemption are disabled while the other one is still enabled and
+ *	ends when the second one of them is enabled again, as the
+ *	preemptirqsoff latency tracer defines it; "preemption enabled" is
+ *	read from the event's common_preempt_count and common_flags.
+ * wakeup: sched_waking to the sched_switch that runs the task.  Without
+ *	wakeup/pid only real-time tasks (prio < 100) are followed, with it
+ *	only that task.  wakeup/sharedprio counts every such wakeup; wakeup/
+ *	counts those where the task switched out had a lower priority than
+ *	the woken one, i.e. the woken task did not have to wait for a task
+ *	of its own priority.
+ * missed_timer_offsets: hrtimer_start's expiry against the time
+ *	hrtimer_expire_entry ran the timer (negative: early, inside the
+ *	timer's slack).  For hrtimer_wakeup() timers the task that the
+ *	timer woke (the next sched_waking on that CPU) is the one kept in
+ *	max_latency-CPUx.
+ *
+ * Locking: lh_mutex serialises the files of this directory; under it the
+ * hist and synthetic event code take event_mutex.  A trigger removed by a
+ * user is simply not found by hist_kernel_walk() any more: its histogram
+ * reads as empty until the group is disabled and enabled again.
+ */
+
+#include <linux/cpumask.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/threads.h>
+#include <linux/sched/prio.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
+#include <linux/tracefs.h>
+#include <linux/uaccess.h>
+
+#include "trace.h"
+#include "trace_hist.h"
+
+#define LH_BUCKETS	10240		/* one per microsecond */
+/* ns added to every latency: "start-1000000000000" in the triggers */
+#define LH_BIAS		1000000000000LL
+#define LH_SAVED	4		/* save(pid,prio,comm,lat) */
+#define LH_HIST		"keys=common_cpu,lat.buckets=1000:size=%u"
+
+/* How large a trigger's map must be. */
+enum lh_size {
+	LH_SZ_HIST,	/* CPUs x buckets and some outliers */
+	LH_SZ_CPU,	/* one entry per CPU */
+	LH_SZ_TASK,	/* tasks followed by wakeup */
+	LH_SZ_TIMER,	/* hrtimers armed */
+};
+
+struct lh_trig_def {
+	const char	*system;
+	const char	*event;
+	const char	*param;		/* with one %u: the map size */
+	enum lh_size	size;
+	const char	*filter;	/* or NULL */
+	/* wakeup/pid: "<pid_field> == pid", else "<prio_field> < 100" */
+	const char	*pid_field;
+	const char	*prio_field;
+};
+
+struct lh_trig {
+	struct trace_event_file	*file;
+	char			*param;
+	char			*filter;
+	bool			added;
+};
+
+struct lh_group {
+	const char			*name;
+	const char * const		*synths;	/* "name fields" */
+	unsigned int			n_synths;
+	const struct lh_trig_def	*defs;
+	unsigned int			n_defs;
+	struct lh_trig			*trigs;
+	bool				*created;
+	bool				enabled;
+};
+
+struct lh_hist {
+	const char	*name;
+	int		parent;		/* index in lh_hists, or -1 */
+	struct lh_group	*group;
+	unsigned int	hist_trig;	/* its keys=common_cpu,lat trigger */
+	int		max_trig;	/* its onmax() trigger, or -1 */
+	bool		is_signed;
+	struct dentry	*dir;
+};
+
+struct lh_cpu_file {
+	struct lh_hist	*hist;
+	unsigned int	cpu;
+};
+
+static DEFINE_MUTEX(lh_mutex);
+static pid_t lh_wakeup_pid;
+
+#define HIST_ON(ev)	"synthetic", ev
+
+/* ---- preemptirqsoff ---- */
+
+#if defined(CONFIG_TRACE_IRQFLAGS) && defined(CONFIG_TRACE_PREEMPT_TOGGLE)
+#define LH_PREEMPTIRQ 1
+
+/* preemption (and softirqs, hardirq, NMI) enabled when the event fired */
+#define LH_PREEMPT_ON	"common_preempt_count == 0 && !(common_flags & 216)"
+#define LH_IRQS_ON	"!(common_flags & 1)"
+
+static const char * const lh_pirq_synths[] = {
+	"lathist_preemptoff u64 lat",
+	"lathist_irqsoff u64 lat",
+	"lathist_preemptirqsoff u64 lat",
+};
+
+static const struct lh_trig_def lh_pirq_defs[] = {
+	{ HIST_ON("lathist_preemptoff"), LH_HIST, LH_SZ_HIST },
+	{ HIST_ON("lathist_irqsoff"), LH_HIST, LH_SZ_HIST },
+	{ HIST_ON("lathist_preemptirqsoff"), LH_HIST, LH_SZ_HIST },
+	/* preemptoff, irqsoff: from disable to enable */
+	{ "preemptirq", "preempt_disable",
+	  "keys=common_cpu:lh_poff_t0=common_timestamp-1000000000000:size=%u",
+	  LH_SZ_CPU },
+	{ "preemptirq", "irq_disable",
+	  "keys=common_cpu:lh_ioff_t0=common_timestamp-1000000000000:size=%u",
+	  LH_SZ_CPU },
+	{ "preemptirq", "preempt_enable",
+	  "keys=common_cpu:lh_poff_lat=common_timestamp-$lh_poff_t0:size=%u:onmatch(preemptirq.preempt_disable).trace(lathist_preemptoff,$lh_poff_lat)",
+	  LH_SZ_CPU },
+	{ "preemptirq", "irq_enable",
+	  "keys=common_cpu:lh_ioff_lat=common_timestamp-$lh_ioff_t0:size=%u:onmatch(preemptirq.irq_disable).trace(lathist_irqsoff,$lh_ioff_lat)",
+	  LH_SZ_CPU },
+	/* preemptirqsoff: from the first of the two disabled ... */
+	{ "preemptirq", "irq_disable",
+	  "keys=common_cpu:lh_pioff_t1=common_timestamp-1000000000000:size=%u",
+	  LH_SZ_CPU, LH_PREEMPT_ON },
+	{ "preemptirq", "preempt_disable",
+	  "keys=common_cpu:lh_pioff_t2=common_timestamp-1000000000000:size=%u",
+	  LH_SZ_CPU, LH_IRQS_ON },
+	/* ... to the second of the two enabled again */
+	{ "preemptirq", "irq_enable",
+	  "keys=common_cpu:lh_pioff_l1=common_timestamp-$lh_pioff_t1:size=%u:onmatch(preemptirq.irq_disable).trace(lathist_preemptirqsoff,$lh_pioff_l1)",
+	  LH_SZ_CPU, LH_PREEMPT_ON },
+	{ "preemptirq", "irq_enable",
+	  "keys=common_cpu:lh_pioff_l2=common_timestamp-$lh_pioff_t2:size=%u:onmatch(preemptirq.preempt_disable).trace(lathist_preemptirqsoff,$lh_pioff_l2)",
+	  LH_SZ_CPU, LH_PREEMPT_ON },
+	{ "preemptirq", "preempt_enable",
+	  "keys=common_cpu:lh_pioff_l3=common_timestamp-$lh_pioff_t1:size=%u:onmatch(preemptirq.irq_disable).trace(lathist_preemptirqsoff,$lh_pioff_l3)",
+	  LH_SZ_CPU, LH_IRQS_ON },
+	{ "preemptirq", "preempt_enable",
+	  "keys=common_cpu:lh_pioff_l4=common_timestamp-$lh_pioff_t2:size=%u:onmatch(preemptirq.preempt_disable).trace(lathist_preemptirqsoff,$lh_pioff_l4)",
+	  LH_SZ_CPU, LH_IRQS_ON },
+};
+#endif
+
+/* ---- wakeup ---- */
+
+static const char * const lh_wakeup_synths[] = {
+	"lathist_wakeup pid_t pid; int prio; char comm[16]; int prio_gap; u64 lat",
+};
+
+#define LH_WAKEUP_EXCL	"prio_gap > 0"
+
+static const struct lh_trig_def lh_wakeup_defs[] = {
+	{ HIST_ON("lathist_wakeup"),
+	  LH_HIST, LH_SZ_HIST, LH_WAKEUP_EXCL },
+	{ HIST_ON("lathist_wakeup"),
+	  "keys=common_cpu:lh_wake_xmax=lat:size=%u:onmax($lh_wake_xmax).save(pid,prio,comm,lat)",
+	  LH_SZ_CPU, LH_WAKEUP_EXCL },
+	{ HIST_ON("lathist_wakeup"),
+	  LH_HIST, LH_SZ_HIST },
+	{ HIST_ON("lathist_wakeup"),
+	  "keys=common_cpu:lh_wake_smax=lat:size=%u:onmax($lh_wake_smax).save(pid,prio,comm,lat)",
+	  LH_SZ_CPU },
+	{ "sched", "sched_waking",
+	  "keys=pid:lh_wake_t0=common_timestamp-1000000000000:size=%u",
+	  LH_SZ_TASK, NULL, "pid", "prio" },
+	{ "sched", "sched_switch",
+	  "keys=next_pid:lh_wake_lat=common_timestamp-$lh_wake_t0:lh_wake_gap=prev_prio-next_prio:size=%u:onmatch(sched.sched_waking).trace(lathist_wakeup,next_pid,next_prio,next_comm,$lh_wake_gap,$lh_wake_lat)",
+	  LH_SZ_TASK, NULL, "next_pid", "next_prio" },
+};
+
+/* ---- missed_timer_offsets ---- */
+
+static const char * const lh_timer_synths[] = {
+	"lathist_timer s64 lat; unsigned long function",
+	"lathist_timer_wakeup pid_t pid; int prio; char comm[16]; s64 lat",
+};
+
+static const struct lh_trig_def lh_timer_defs[] = {
+	{ HIST_ON("lathist_timer"),
+	  LH_HIST, LH_SZ_HIST },
+	{ HIST_ON("lathist_timer_wakeup"),
+	  "keys=common_cpu:lh_tmr_max=lat:size=%u:onmax($lh_tmr_max).save(pid,prio,comm,lat)",
+	  LH_SZ_CPU },
+	{ HIST_ON("lathist_timer"), "keys=common_cpu:lh_tmr_woff=lat:size=%u",
+	  LH_SZ_CPU, "function.function == hrtimer_wakeup" },
+	{ "sched", "sched_waking",
+	  "keys=common_cpu:size=%u:onmatch(synthetic.lathist_timer).trace(lathist_timer_wakeup,pid,prio,comm,$lh_tmr_woff)",
+	  LH_SZ_CPU },
+	{ "timer", "hrtimer_start",
+	  "keys=hrtimer:lh_tmr_exp=expires-1000000000000:size=%u",
+	  LH_SZ_TIMER },
+	{ "timer", "hrtimer_expire_entry",
+	  "keys=hrtimer:lh_tmr_off=now-$lh_tmr_exp:size=%u:onmatch(timer.hrtimer_start).trace(lathist_timer,$lh_tmr_off,function)",
+	  LH_SZ_TIMER },
+};
+
+enum { LH_G_PIRQ, LH_G_WAKEUP, LH_G_TIMER, LH_N_GROUPS };
+
+static struct lh_group lh_groups[LH_N_GROUPS] = {
+#ifdef LH_PREEMPTIRQ
+	[LH_G_PIRQ] = {
+		.name = "preemptirqsoff",
+		.synths = lh_pirq_synths,
+		.n_synths = ARRAY_SIZE(lh_pirq_synths),
+		.defs = lh_pirq_defs,
+		.n_defs = ARRAY_SIZE(lh_pirq_defs),
+	},
+#endif
+	[LH_G_WAKEUP] = {
+		.name = "wakeup",
+		.synths = lh_wakeup_synths,
+		.n_synths = ARRAY_SIZE(lh_wakeup_synths),
+		.defs = lh_wakeup_defs,
+		.n_defs = ARRAY_SIZE(lh_wakeup_defs),
+	},
+	[LH_G_TIMER] = {
+		.name = "missed_timer_offsets",
+		.synths = lh_timer_synths,
+		.n_synths = ARRAY_SIZE(lh_timer_synths),
+		.defs = lh_timer_defs,
+		.n_defs = ARRAY_SIZE(lh_timer_defs),
+	},
+};
+
+enum { LH_H_WAKEUP = 3 };
+
+static struct lh_hist lh_hists[] = {
+	{ "preemptoff", -1, &lh_groups[LH_G_PIRQ], 0, -1 },
+	{ "irqsoff", -1, &lh_groups[LH_G_PIRQ], 1, -1 },
+	{ "preemptirqsoff", -1, &lh_groups[LH_G_PIRQ], 2, -1 },
+	[LH_H_WAKEUP] = { "wakeup", -1, &lh_groups[LH_G_WAKEUP], 0, 1 },
+	{ "sharedprio", LH_H_WAKEUP, &lh_groups[LH_G_WAKEUP], 2, 3 },
+	{ "missed_timer_offsets", -1, &lh_groups[LH_G_TIMER], 0, 1, true },
+};
+
+/* ---- creating and removing a group ---- */
+
+static unsigned int lh_map_size(enum lh_size size)
+{
+	unsigned int n;
+
+	switch (size) {
+	case LH_SZ_HIST:
+		n = num_possible_cpus() * LH_BUCKETS + 4096;
+		break;
+	case LH_SZ_CPU:
+		n = num_possible_cpus() * 2;
+		break;
+	case LH_SZ_TASK:
+		n = 8192;
+		break;
+	default:
+		n = 32768;
+		break;
+	}
+	return clamp_t(unsigned int, roundup_pow_of_two(n),
+		       1U << TRACING_MAP_BITS_MIN, 1U << TRACING_MAP_BITS_MAX);
+}
+
+static char *lh_filter(const struct lh_trig_def *def)
+{
+	if (!def->pid_field)
+		return def->filter ? kstrdup(def->filter, GFP_KERNEL) : NULL;
+	if (lh_wakeup_pid)
+		return kasprintf(GFP_KERNEL, "%s == %d", def->pid_field,
+				 lh_wakeup_pid);
+	return kasprintf(GFP_KERNEL, "%s < %d", def->prio_field, MAX_RT_PRIO);
+}
+
+/* The trigger's text, with @suffix (":clear") before the filter. */
+static char *lh_text(struct lh_trig *t, const char *suffix)
+{
+	return kasprintf(GFP_KERNEL, "%s%s%s%s", t->param, suffix,
+			 t->filter ? " if " : "", t->filter ?: "");
+}
+
+static int lh_trig_cmd(struct lh_trig *t, const char *suffix, bool remove)
+{
+	char *text = lh_text(t, suffix);
+	int ret;
+
+	if (!text)
+		return -ENOMEM;
+	ret = hist_kernel_cmd(t->file, text, remove);
+	kfree(text);
+	return ret;
+}
+
+static int lh_trig_add(struct lh_group *g, unsigned int i)
+{
+	const struct lh_trig_def *def = &g->defs[i];
+	struct lh_trig *t = &g->trigs[i];
+	int ret;
+
+	if (!t->file) {
+		t->file = trace_get_event_file(NULL, def->system, def->event);
+		if (IS_ERR(t->file)) {
+			ret = PTR_ERR(t->file);
+			t->file = NULL;
+			return ret;
+		}
+	}
+	t->param = kasprintf(GFP_KERNEL, def->param, lh_map_size(def->size));
+	t->filter = lh_filter(def);
+	if (!t->param || (!t->filter && (def->filter || def->pid_field)))
+		return -ENOMEM;
+	ret = lh_trig_cmd(t, "", false);
+	t->added = !ret;
+	return ret;
+}
+
+/* Remove one trigger; it stays known if that fails (a user refers to it). */
+static int lh_trig_remove(struct lh_trig *t)
+{
+	int ret = 0;
+
+	if (t->added)
+		ret = lh_trig_cmd(t, "", true);
+	if (ret)
+		return ret;
+	t->added = false;
+	kfree(t->param);
+	kfree(t->filter);
+	t->param = NULL;
+	t->filter = NULL;
+	return 0;
+}
+
+static bool lh_on_synth(const struct lh_trig_def *def)
+{
+	return !strcmp(def->system, "synthetic");
+}
+
+/*
+ * Undo whatever part of @g exists, last made first.  What cannot be
+ * removed yet (a user's trigger refers to it) is kept, and a later call
+ * finishes the job.
+ */
+static int lh_group_remove(struct lh_group *g)
+{
+	int i, ret, err = 0;
+
+	for (i = g->n_defs - 1; i >= 0; i--) {
+		ret = lh_trig_remove(&g->trigs[i]);
+		err = err ?: ret;
+	}
+	if (err)
+		return err;
+	for (i = 0; i < g->n_defs; i++) {
+		if (g->trigs[i].file)
+			trace_put_event_file(g->trigs[i].file);
+		g->trigs[i].file = NULL;
+	}
+	for (i = 0; i < g->n_synths; i++) {
+		char name[MAX_EVENT_NAME_LEN];
+
+		if (!g->created[i])
+			continue;
+		strscpy(name, g->synths[i], sizeof(name));
+		name[strcspn(name, " ")] = '\0';
+		ret = synth_event_delete(name);
+		if (ret && ret != -ENOENT) {
+			err = err ?: ret;
+			continue;
+		}
+		g->created[i] = false;
+	}
+	return err;
+}
+
+static int lh_group_add(struct lh_group *g)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < g->n_synths; i++) {
+		ret = synth_event_create_text(g->synths[i]);
+		if (ret)
+			goto undo;
+		g->created[i] = true;
+	}
+	for (i = 0; i < g->n_defs; i++) {
+		ret = lh_trig_add(g, i);
+		if (ret)
+			goto undo;
+	}
+	return 0;
+undo:
+	lh_group_remove(g);
+	return ret;
+}
+
+/* wakeup/pid changed: rebuild the triggers that follow the tasks */
+static int lh_wakeup_refilter(struct lh_group *g)
+{
+	int i, ret;
+
+	for (i = g->n_defs - 1; i >= 0; i--) {
+		if (lh_on_synth(&g->defs[i]))
+			continue;
+		ret = lh_trig_remove(&g->trigs[i]);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < g->n_defs; i++) {
+		if (lh_on_synth(&g->defs[i]))
+			continue;
+		ret = lh_trig_add(g, i);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- enable/, reset and wakeup/pid: numbers read and written ---- */
+
+static ssize_t lh_read_num(char __user *ubuf, size_t cnt, loff_t *ppos,
+			   long val)
+{
+	char buf[24];
+	int len = scnprintf(buf, sizeof(buf), "%ld\n", val);
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+/* Parse the number written and hand it to @set under lh_mutex. */
+static ssize_t lh_write_num(struct file *filp, const char __user *ubuf,
+			    size_t cnt, loff_t *ppos,
+			    int (*set)(void *data, unsigned long val))
+{
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 0, &val);
+	if (ret)
+		return ret;
+	mutex_lock(&lh_mutex);
+	ret = set(filp->private_data, val);
+	mutex_unlock(&lh_mutex);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static int lh_enable_set(void *data, unsigned long val)
+{
+	struct lh_group *g = data;
+	int ret = 0;
+
+	if (val && !g->enabled) {
+		ret = lh_group_add(g);
+		g->enabled = !ret;
+	} else if (!val && g->enabled) {
+		/* if something is left behind, we stay enabled: try again */
+		ret = lh_group_remove(g);
+		g->enabled = !!ret;
+	}
+	return ret;
+}
+
+static ssize_t lh_enable_read(struct file *filp, char __user *ubuf,
+			      size_t cnt, loff_t *ppos)
+{
+	struct lh_group *g = filp->private_data;
+
+	return lh_read_num(ubuf, cnt, ppos, READ_ONCE(g->enabled));
+}
+
+static ssize_t lh_enable_write(struct file *filp, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	return lh_write_num(filp, ubuf, cnt, ppos, lh_enable_set);
+}
+
+static const struct file_operations lh_enable_fops = {
+	.open		= tracing_open_generic,
+	.read		= lh_enable_read,
+	.write		= lh_enable_write,
+	.llseek		= default_llseek,
+};
+
+/* ---- CPUx: one CPU's histogram ---- */
+
+struct lh_summary {
+	unsigned int	cpu;
+	u64		total;
+	u64		below;
+	u64		above;
+	s64		min;
+	s64		max;
+	s64		sum;
+	u64		buckets[LH_BUCKETS];
+};
+
+/* Whole microseconds of a biased latency in nanoseconds. */
+static s64 lh_usecs(u64 biased_ns)
+{
+	return (s64)div_u64(biased_ns, NSEC_PER_USEC) - LH_BIAS / NSEC_PER_USEC;
+}
+
+static void lh_fold(struct hist_data *hd, struct tracing_map_elt *elt,
+		    void *arg)
+{
+	struct lh_summary *s = arg;
+	s64 lat = lh_usecs(hist_elt_key(hd, elt, 1));
+	u64 n = hist_elt_hitcount(hd, elt);
+
+	if (hist_elt_key(hd, elt, 0) != s->cpu || !n)
+		return;
+	if (!s->total || lat < s->min)
+		s->min = lat;
+	if (!s->total || lat > s->max)
+		s->max = lat;
+	s->total += n;
+	s->sum += lat * (s64)n;
+	if (lat < 0)
+		s->below += n;
+	else if (lat >= LH_BUCKETS)
+		s->above += n;
+	else
+		s->buckets[lat] += n;
+}
+
+/* Line *pos: 0 is the header, 1 + i bucket i; never NULL for a line. */
+static void *lh_cpu_start(struct seq_file *m, loff_t *pos)
+{
+	if (*pos > LH_BUCKETS)
+		return NULL;
+	return (void *)(unsigned long)(*pos + 1);
+}
+
+static void *lh_cpu_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return lh_cpu_start(m, pos);
+}
+
+static void lh_cpu_stop(struct seq_file *m, void *v)
+{
+}
+
+static int lh_cpu_show(struct seq_file *m, void *v)
+{
+	struct lh_summary *s = m->private;
+	unsigned long i;
+
+	i = (unsigned long)v - 1;
+	if (!i) {
+		seq_printf(m, "#Minimum latency: %lld microseconds\n", s->min);
+		seq_printf(m, "#Average latency: %lld microseconds\n",
+			   s->total ? div64_s64(s->sum, s->total) : 0);
+		seq_printf(m, "#Maximum latency: %lld microseconds\n", s->max);
+		seq_printf(m, "#Total samples: %llu\n", s->total);
+		seq_printf(m, "#There are %llu samples lower than 0 microseconds.\n",
+			   s->below);
+		seq_printf(m, "#There are %llu samples greater or equal than %d microseconds.\n",
+			   s->above, LH_BUCKETS);
+		seq_puts(m, "#usecs\t         samples\n");
+		return 0;
+	}
+	seq_printf(m, "%5lu\t%16llu\n", i - 1, s->buckets[i - 1]);
+	return 0;
+}
+
+static const struct seq_operations lh_cpu_seq_ops = {
+	.start	= lh_cpu_start,
+	.next	= lh_cpu_next,
+	.stop	= lh_cpu_stop,
+	.show	= lh_cpu_show,
+};
+
+/* Under lh_mutex: the text of a histogram's trigger, or NULL if off. */
+static char *lh_hist_text(struct lh_hist *h, int trig)
+{
+	struct lh_trig *t = &h->group->trigs[trig];
+
+	if (!h->group->enabled || !t->added)
+		return NULL;
+	return lh_text(t, "");
+}
+
+static int lh_cpu_open(struct inode *inode, struct file *filp)
+{
+	struct lh_cpu_file *cf = inode->i_private;
+	struct lh_hist *h = cf->hist;
+	struct lh_summary *s;
+	char *text;
+	int ret;
+
+	ret = tracing_check_open_get_tr(NULL);
+	if (ret)
+		return ret;
+	s = kvzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->cpu = cf->cpu;
+
+	mutex_lock(&lh_mutex);
+	text = lh_hist_text(h, h->hist_trig);
+	if (text)
+		hist_kernel_walk(h->group->trigs[h->hist_trig].file, text,
+				 lh_fold, s);
+	mutex_unlock(&lh_mutex);
+	kfree(text);
+
+	ret = seq_open(filp, &lh_cpu_seq_ops);
+	if (ret) {
+		kvfree(s);
+		return ret;
+	}
+	((struct seq_file *)filp->private_data)->private = s;
+	return 0;
+}
+
+static int lh_cpu_release(struct inode *inode, struct file *filp)
+{
+	struct seq_file *m = filp->private_data;
+
+	kvfree(m->private);
+	return seq_release(inode, filp);
+}
+
+static const struct file_operations lh_cpu_fops = {
+	.open		= lh_cpu_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= lh_cpu_release,
+};
+
+/* ---- max_latency-CPUx ---- */
+
+struct lh_max {
+	unsigned int	cpu;
+	bool		found;
+	int		pid;
+	int		prio;
+	s64		lat;
+	char		comm[TASK_COMM_LEN];
+};
+
+static void lh_max_one(struct hist_data *hd, struct tracing_map_elt *elt,
+		       void *arg)
+{
+	struct lh_max *mx = arg;
+	u64 saved[LH_SAVED] = { };
+	const char *comm;
+
+	if (hist_elt_key(hd, elt, 0) != mx->cpu)
+		return;
+	/* the tracked value is biased to be non-zero once set */
+	if (!hist_elt_tracked(hd, elt, saved, LH_SAVED))
+		return;
+	mx->found = true;
+	mx->pid = (int)saved[0];
+	mx->prio = (int)saved[1];
+	comm = (const char *)(unsigned long)saved[2];
+	strscpy(mx->comm, comm ?: "", sizeof(mx->comm));
+	mx->lat = lh_usecs(saved[3]);
+}
+
+static int lh_max_show(struct seq_file *m, void *v)
+{
+	struct lh_cpu_file *cf = m->private;
+	struct lh_hist *h = cf->hist;
+	struct lh_max mx = { .cpu = cf->cpu };
+	char *text;
+
+	mutex_lock(&lh_mutex);
+	text = lh_hist_text(h, h->max_trig);
+	if (text)
+		hist_kernel_walk(h->group->trigs[h->max_trig].file, text,
+				 lh_max_one, &mx);
+	mutex_unlock(&lh_mutex);
+	kfree(text);
+
+	/* <PID> <Priority> <Latency> <Command>; priority as chrt shows it */
+	if (mx.found)
+		seq_printf(m, "%d %d %lld %s\n", mx.pid,
+			   mx.prio < MAX_RT_PRIO ? MAX_RT_PRIO - 1 - mx.prio : 0,
+			   mx.lat, mx.comm);
+	return 0;
+}
+
+static int lh_max_open(struct inode *inode, struct file *filp)
+{
+	int ret = tracing_check_open_get_tr(NULL);
+
+	return ret ?: single_open(filp, lh_max_show, inode->i_private);
+}
+
+static const struct file_operations lh_max_fops = {
+	.open		= lh_max_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/* ---- reset and wakeup/pid ---- */
+
+static int lh_reset_set(void *data, unsigned long val)
+{
+	struct lh_hist *h = data;
+	struct lh_group *g = h->group;
+	int ret = 0;
+
+	if (val && g->enabled) {
+		ret = lh_trig_cmd(&g->trigs[h->hist_trig], ":clear", false);
+		if (!ret && h->max_trig >= 0)
+			ret = lh_trig_cmd(&g->trigs[h->max_trig], ":clear",
+					  false);
+	}
+	return ret;
+}
+
+static ssize_t lh_reset_write(struct file *filp, const char __user *ubuf,
+			      size_t cnt, loff_t *ppos)
+{
+	return lh_write_num(filp, ubuf, cnt, ppos, lh_reset_set);
+}
+
+static const struct file_operations lh_reset_fops = {
+	.open		= tracing_open_generic,
+	.write		= lh_reset_write,
+	.llseek		= default_llseek,
+};
+
+static int lh_pid_set(void *data, unsigned long val)
+{
+	struct lh_group *g = &lh_groups[LH_G_WAKEUP];
+	pid_t old = lh_wakeup_pid;
+
+	if (val > PID_MAX_LIMIT)
+		return -EINVAL;
+	lh_wakeup_pid = val;
+	if (g->enabled && old != lh_wakeup_pid)
+		return lh_wakeup_refilter(g);
+	return 0;
+}
+
+static ssize_t lh_pid_read(struct file *filp, char __user *ubuf,
+			   size_t cnt, loff_t *ppos)
+{
+	return lh_read_num(ubuf, cnt, ppos, READ_ONCE(lh_wakeup_pid));
+}
+
+static ssize_t lh_pid_write(struct file *filp, const char __user *ubuf,
+			    size_t cnt, loff_t *ppos)
+{
+	return lh_write_num(filp, ubuf, cnt, ppos, lh_pid_set);
+}
+
+static const struct file_operations lh_pid_fops = {
+	.open		= tracing_open_generic,
+	.read		= lh_pid_read,
+	.write		= lh_pid_write,
+	.llseek		= default_llseek,
+};
+
+/* ---- the directory ---- */
+
+static int __init lh_create_hist_files(struct lh_hist *h, struct dentry *top)
+{
+	struct dentry *parent = h->parent < 0 ? top : lh_hists[h->parent].dir;
+	struct lh_cpu_file *files;
+	char name[32];
+	int cpu;
+
+	h->dir = tracefs_create_dir(h->name, parent);
+	if (!h->dir)
+		return -ENOMEM;
+	files = kcalloc(nr_cpu_ids, sizeof(*files), GFP_KERNEL);
+	if (!files)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		files[cpu].hist = h;
+		files[cpu].cpu = cpu;
+		snprintf(name, sizeof(name), "CPU%d", cpu);
+		trace_create_file(name, TRACE_MODE_READ, h->dir, &files[cpu],
+				  &lh_cpu_fops);
+		if (h->max_trig < 0)
+			continue;
+		snprintf(name, sizeof(name), "max_latency-CPU%d", cpu);
+		trace_create_file(name, TRACE_MODE_READ, h->dir, &files[cpu],
+				  &lh_max_fops);
+	}
+	trace_create_file("reset", TRACE_MODE_WRITE, h->dir, h,
+			  &lh_reset_fops);
+	return 0;
+}
+
+static __init int latency_hist_init(void)
+{
+	struct dentry *top, *enable;
+	unsigned int i;
+
+	if (tracing_init_dentry())
+		return 0;
+	top = tracefs_create_dir("latency_hist", NULL);
+	if (!top)
+		return -ENOMEM;
+	enable = tracefs_create_dir("enable", top);
+	if (!enable)
+		return -ENOMEM;
+
+	for (i = 0; i < LH_N_GROUPS; i++) {
+		struct lh_group *g = &lh_groups[i];
+
+		if (!g->name)
+			continue;
+		g->trigs = kcalloc(g->n_defs, sizeof(*g->trigs), GFP_KERNEL);
+		g->created = kcalloc(g->n_synths, sizeof(*g->created),
+				     GFP_KERNEL);
+		if (!g->trigs || !g->created)
+			return -ENOMEM;
+		trace_create_file(g->name, TRACE_MODE_WRITE, enable, g,
+				  &lh_enable_fops);
+	}
+	for (i = 0; i < ARRAY_SIZE(lh_hists); i++) {
+		if (!lh_hists[i].group->name)
+			continue;
+		if (lh_create_hist_files(&lh_hists[i], top))
+			return -ENOMEM;
+	}
+	trace_create_file("pid", TRACE_MODE_WRITE, lh_hists[LH_H_WAKEUP].dir,
+			  NULL, &lh_pid_fops);
+	return 0;
+}
+late_initcall(latency_hist_init);
