@@ -51,3 +51,27 @@ echo 'hist:keys=bytes_req.log2:vals=hitcount,bytes_alloc:sort=bytes_req' >$T/eve
 for i in 1 2 3; do ls -R /sys/kernel/tracing/events/sched >/dev/null; done
 cat $T/events/kmem/kmalloc/hist
 echo '!hist:keys=bytes_req.log2:vals=hitcount,bytes_alloc:sort=bytes_req' >$T/events/kmem/kmalloc/trigger
+
+L=$T/latency_hist
+if [ -d $L ]; then
+	echo "== latency_hist/: wakeup and missed timer histograms (the -rt format)"
+	echo 1 >$L/enable/wakeup
+	echo 1 >$L/enable/missed_timer_offsets
+	echo "-- the triggers enabling them made (events/sched/sched_switch/trigger):"
+	grep -v '^#' $T/events/sched/sched_switch/trigger
+	# a SCHED_FIFO task (priority 50) sleeping 40 times 2 ms, and some load
+	/bin/sleeper 40 2000 50 &
+	for i in 1 2 3; do ls -R /sys/kernel/tracing/events >/dev/null; done
+	wait
+	for d in wakeup missed_timer_offsets; do
+		for f in $L/$d/CPU*; do
+			echo "-- grep -v \" 0\$\" latency_hist/$d/$(basename $f) | head -14"
+			grep -v " 0$" $f | head -14
+		done
+		for f in $L/$d/max_latency-CPU*; do
+			echo "-- latency_hist/$d/$(basename $f): $(cat $f)"
+		done
+	done
+	echo 0 >$L/enable/wakeup
+	echo 0 >$L/enable/missed_timer_offsets
+fi

@@ -1178,33 +1178,111 @@ void hist_helper_drop(struct hist_data *helper)
 
 /* ---- hist triggers made by the kernel itself (latency_hist) ---- */
 
+/*
+ * The kernel's own triggers are marked with an owner cookie when they are
+ * made and are found again by it, never by their text: a text with a
+ * $variable no longer parses once a user removed the trigger defining it,
+ * and a user may have added a trigger with the same text.
+ */
+static struct event_trigger_data *
+find_owned_trigger(struct trace_event_file *file, const void *owner)
+{
+	struct event_trigger_data *data;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(data, &file->triggers, list) {
+		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
+			continue;
+		if (((struct hist_data *)data->private_data)->owner == owner)
+			return data;
+	}
+	return NULL;
+}
+
 /**
- * hist_kernel_cmd - add or remove a hist trigger as if a user wrote it
+ * hist_kernel_add - add a hist trigger as if a user wrote it
  * @file: the event
  * @text: what follows "hist:" in the trigger file, filter included
- * @remove: remove the trigger instead ("!hist:...")
+ * @owner: a cookie, unique to this trigger, to find it again
  *
  * The text goes through the parser and registration of a written
- * command, errors to error_log included; ":clear", ":pause" and ":cont"
- * work too.  Removing a trigger that does not exist succeeds.
+ * command, errors to error_log included.
  *
  * Context: Process context; takes event_mutex.
  * Return: 0 or what writing the command to the trigger file returns.
  */
-int hist_kernel_cmd(struct trace_event_file *file, const char *text,
-		    bool remove)
+int hist_kernel_add(struct trace_event_file *file, const char *text,
+		    const void *owner)
 {
-	char *param = kstrdup(text, GFP_KERNEL);
+	struct event_trigger_data *data;
+	char *param;
 	int ret;
 
+	if (WARN_ON_ONCE(!file || !owner))
+		return -EINVAL;
+	param = kstrdup(text, GFP_KERNEL);
 	if (!param)
 		return -ENOMEM;
 	mutex_lock(&event_mutex);
-	ret = hist_parse(&trigger_hist_cmd, file, remove ? "!hist" : "hist",
-			 "hist", param);
+	ret = -EEXIST;
+	if (find_owned_trigger(file, owner))
+		goto out;
+	ret = hist_parse(&trigger_hist_cmd, file, "hist", "hist", param);
+	if (ret)
+		goto out;
+	/* registration appends, as for hist_helper_create() */
+	data = list_last_entry(&file->triggers, struct event_trigger_data,
+			       list);
+	if (!WARN_ON_ONCE(data->cmd_ops != &trigger_hist_cmd))
+		((struct hist_data *)data->private_data)->owner = owner;
+out:
 	mutex_unlock(&event_mutex);
 	kfree(param);
 	return ret;
+}
+
+/**
+ * hist_kernel_remove - remove a trigger made by hist_kernel_add()
+ * @file: the event
+ * @owner: its cookie
+ *
+ * Context: Process context; takes event_mutex.
+ * Return: 0 (also when a user removed it already), -EBUSY if another
+ * trigger refers to its variables.
+ */
+int hist_kernel_remove(struct trace_event_file *file, const void *owner)
+{
+	struct event_trigger_data *data;
+	int ret = 0;
+
+	mutex_lock(&event_mutex);
+	data = find_owned_trigger(file, owner);
+	if (data && hist_data_is_busy(data->private_data))
+		ret = -EBUSY;
+	else if (data)
+		hist_remove(data, file);
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/**
+ * hist_kernel_clear - empty a trigger made by hist_kernel_add()
+ * @file: the event
+ * @owner: its cookie
+ *
+ * Context: Process context; takes event_mutex.
+ * Return: 0, or -ENOENT if a user removed it.
+ */
+int hist_kernel_clear(struct trace_event_file *file, const void *owner)
+{
+	struct event_trigger_data *data;
+
+	mutex_lock(&event_mutex);
+	data = find_owned_trigger(file, owner);
+	if (data)
+		hist_clear(data->private_data);
+	mutex_unlock(&event_mutex);
+	return data ? 0 : -ENOENT;
 }
 
 struct hist_walk {
@@ -1222,60 +1300,34 @@ static void hist_walk_one(struct tracing_map_elt *elt, void *arg)
 }
 
 /**
- * hist_kernel_walk - call a function for every entry of a hist trigger
+ * hist_kernel_walk - call a function for every entry of an owned trigger
  * @file: the event
- * @text: the trigger, as given to hist_kernel_cmd()
+ * @owner: the trigger's cookie
  * @fn: called with the histogram, each entry and @arg
  * @arg: passed to @fn
  *
- * The trigger is looked up by its text each time, so a trigger a user
- * removed is simply not found.  @fn runs under event_mutex, while events
- * may still update the entries it reads.
+ * @fn runs under event_mutex, while events may still update the entries
+ * it reads.
  *
  * Context: Process context; takes event_mutex.
- * Return: 0, -ENOENT if there is no such trigger, or a parse error.
+ * Return: 0, or -ENOENT if a user removed the trigger.
  */
-int hist_kernel_walk(struct trace_event_file *file, const char *text,
+int hist_kernel_walk(struct trace_event_file *file, const void *owner,
 		     void (*fn)(struct hist_data *hd,
 				struct tracing_map_elt *elt, void *arg),
 		     void *arg)
 {
 	struct hist_walk ctx = { .fn = fn, .arg = arg };
-	struct hist_cmd hc = { .file = file };
-	struct event_trigger_data *test;
-	char *buf, *param, *filter;
-	struct hist_data *hd;
-	int ret;
-
-	buf = kstrdup(text, GFP_KERNEL);
-	hc.text = hist_cmd_text("hist", text);
-	ret = -ENOMEM;
-	if (!buf || !hc.text)
-		goto out;
+	struct event_trigger_data *data;
 
 	mutex_lock(&event_mutex);
-	ret = split_filter(buf, &param, &filter);
-	if (ret)
-		goto unlock;
-	hd = hist_data_create(&hc, param, true);
-	if (IS_ERR(hd)) {
-		ret = PTR_ERR(hd);
-		goto unlock;
+	data = find_owned_trigger(file, owner);
+	if (data) {
+		ctx.hd = data->private_data;
+		tracing_map_walk(ctx.hd->map, hist_walk_one, &ctx);
 	}
-	test = find_hist_trigger(file, hd, hd->spec.name, filter_text(filter));
-	hist_data_free(hd);
-	ret = -ENOENT;
-	if (!test)
-		goto unlock;
-	ctx.hd = test->private_data;
-	tracing_map_walk(ctx.hd->map, hist_walk_one, &ctx);
-	ret = 0;
-unlock:
 	mutex_unlock(&event_mutex);
-out:
-	kfree(hc.text);
-	kfree(buf);
-	return ret;
+	return data ? 0 : -ENOENT;
 }
 
 /**
@@ -1284,7 +1336,7 @@ out:
  * @elt: the entry
  * @i: which part, in the order of keys=
  *
- * Return: the value as the hist file prints it (before any modifier).
+ * Return: the value as it is kept, modifiers such as .buckets applied.
  */
 u64 hist_elt_key(struct hist_data *hd, struct tracing_map_elt *elt,
 		 unsigned int i)

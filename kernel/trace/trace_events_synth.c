@@ -271,19 +271,26 @@ static bool synth_file_wants_record(struct trace_event_file *file)
  * Record one event into @file, whose wish to record it the caller has
  * checked, with the payload lengths @tail.  Preemption is disabled.
  */
+/*
+ * A synthetic event is mostly written from inside another event (the
+ * trigger of the event that completes it): nest, so that the ring buffer
+ * does not take it, or an interrupt's events inside it, for recursion.
+ */
 static void synth_record(struct synth_event *se, struct trace_event_file *file,
 			 const u64 *vals, const struct synth_tail *tail)
 {
+	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
 	struct trace_event_buffer fbuffer;
 	struct synth_trace_event *entry;
 
+	ring_buffer_nest_start(buffer);
 	entry = trace_event_buffer_reserve(&fbuffer, file,
 					   se->fixed_size + tail->size);
-	if (!entry)
-		return;
-
-	synth_fill_record(se, entry, vals, tail);
-	trace_event_buffer_commit(&fbuffer);
+	if (entry) {
+		synth_fill_record(se, entry, vals, tail);
+		trace_event_buffer_commit(&fbuffer);
+	}
+	ring_buffer_nest_end(buffer);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1360,15 +1367,16 @@ int synth_event_trace_start(struct trace_event_file *file,
 		return 0;
 	}
 
-	preempt_disable_notrace();
+	/* as synth_record(); nesting also disables preemption */
+	trace_state->buffer = file->tr->array_buffer.buffer;
+	ring_buffer_nest_start(trace_state->buffer);
 	trace_state->entry = trace_event_buffer_reserve(&trace_state->fbuffer,
 							file, se->fixed_size);
 	if (!trace_state->entry) {
-		preempt_enable_notrace();
+		ring_buffer_nest_end(trace_state->buffer);
 		trace_state->disabled = true;
 		return 0;
 	}
-	trace_state->buffer = trace_state->fbuffer.buffer;
 	trace_state->n_u64 = (se->fixed_size - sizeof(struct trace_entry)) /
 			     sizeof(u64);
 	memset(trace_state->entry->fields, 0,
@@ -1448,7 +1456,7 @@ EXPORT_SYMBOL_GPL(synth_event_add_val);
  * Fields that were not set are recorded as zero.
  *
  * Context: Any context; does not sleep.  Re-enables preemption that
- * synth_event_trace_start() disabled.
+ * synth_event_trace_start() disabled (with the ring buffer's nesting).
  * Return: 0 on success, -EINVAL for a bad state.
  */
 int synth_event_trace_end(struct synth_event_trace_state *trace_state)
@@ -1460,7 +1468,7 @@ int synth_event_trace_end(struct synth_event_trace_state *trace_state)
 
 	trace_event_buffer_commit(&trace_state->fbuffer);
 	trace_state->disabled = true;
-	preempt_enable_notrace();
+	ring_buffer_nest_end(trace_state->buffer);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(synth_event_trace_end);

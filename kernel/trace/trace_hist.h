@@ -537,6 +537,7 @@ struct hist_data {
 	bool				lookup_only;
 	struct hist_cmd			*cmd;
 	struct trace_event_file		*match_file;
+	const void			*owner;	/* hist_kernel_add()'s cookie */
 };
 
 /*
@@ -703,9 +704,11 @@ static __always_inline void hist_poll_notify(void)
 
 /* ---- trace_events_hist.c: hist triggers made by the kernel ---- */
 
-int hist_kernel_cmd(struct trace_event_file *file, const char *text,
-		    bool remove);
-int hist_kernel_walk(struct trace_event_file *file, const char *text,
+int hist_kernel_add(struct trace_event_file *file, const char *text,
+		    const void *owner);
+int hist_kernel_remove(struct trace_event_file *file, const void *owner);
+int hist_kernel_clear(struct trace_event_file *file, const void *owner);
+int hist_kernel_walk(struct trace_event_file *file, const void *owner,
 		     void (*fn)(struct hist_data *hd,
 				struct tracing_map_elt *elt, void *arg),
 		     void *arg);

@@ -10,7 +10,7 @@
  * own events: a start event saves a timestamp in a variable, the end
  * event computes the difference and onmatch().trace()s it into the
  * synthetic event.  The triggers are written by this file through the
- * same parser that reads a user's trigger text (hist_kernel_cmd()), so
+ * same parser that reads a user's trigger text (hist_kernel_add()), so
  * they show up in the events' trigger files and can be read, copied and
  * taken apart by anyone.  Nothing here aggregates on the hot path.
  *
@@ -49,10 +49,20 @@
  *	timer woke (the next sched_waking on that CPU) is the one kept in
  *	max_latency-CPUx.
  *
+ * Latencies inside the buckets and outside them are kept by two triggers
+ * with separate maps: the first has room for every CPU and microsecond,
+ * so outliers can never crowd out the buckets.
+ *
+ * Lifetime: the triggers are found again by an owner cookie (the address
+ * of their struct lh_trig), never by text, and the events are looked up
+ * for each operation rather than pinned.  A trigger a user removed is
+ * simply missing; a user's trigger that refers to one of ours makes
+ * disabling stop at that one (-EBUSY), leaving a working part of the
+ * group that enabling completes and disabling finishes later.  A group
+ * reads as enabled while any part of it exists.
+ *
  * Locking: lh_mutex serialises the files of this directory; under it the
- * hist and synthetic event code take event_mutex.  A trigger removed by a
- * user is simply not found by hist_kernel_walk() any more: its histogram
- * reads as empty until the group is disabled and enabled again.
+ * hist and synthetic event code take event_mutex.
  */
 
 #include <linux/cpumask.h>
@@ -78,10 +88,14 @@
 #define LH_BIAS		1000000000000LL
 #define LH_SAVED	4		/* save(pid,prio,comm,lat) */
 #define LH_HIST		"keys=common_cpu,lat.buckets=1000:size=%u"
+/* in the buckets (0..10239 usecs, biased) or not: kept in separate maps */
+#define LH_IN		"lat >= 1000000000000 && lat < 1000010240000"
+#define LH_OUT		"lat < 1000000000000 || lat >= 1000010240000"
 
 /* How large a trigger's map must be. */
 enum lh_size {
-	LH_SZ_HIST,	/* CPUs x buckets and some outliers */
+	LH_SZ_HIST,	/* CPUs x buckets */
+	LH_SZ_OUT,	/* latencies outside the buckets */
 	LH_SZ_CPU,	/* one entry per CPU */
 	LH_SZ_TASK,	/* tasks followed by wakeup */
 	LH_SZ_TIMER,	/* hrtimers armed */
@@ -98,8 +112,8 @@ struct lh_trig_def {
 	const char	*prio_field;
 };
 
+/* A trigger of the group; its address is the owner cookie of hist_kernel_*(). */
 struct lh_trig {
-	struct trace_event_file	*file;
 	char			*param;
 	char			*filter;
 	bool			added;
@@ -113,16 +127,15 @@ struct lh_group {
 	unsigned int			n_defs;
 	struct lh_trig			*trigs;
 	bool				*created;
-	bool				enabled;
 };
 
 struct lh_hist {
 	const char	*name;
 	int		parent;		/* index in lh_hists, or -1 */
 	struct lh_group	*group;
-	unsigned int	hist_trig;	/* its keys=common_cpu,lat trigger */
+	unsigned int	hist_trig;	/* its trigger for 0..10239 usecs */
+	unsigned int	out_trig;	/* and the one for the others */
 	int		max_trig;	/* its onmax() trigger, or -1 */
-	bool		is_signed;
 	struct dentry	*dir;
 };
 
@@ -141,8 +154,11 @@ static pid_t lh_wakeup_pid;
 #if defined(CONFIG_TRACE_IRQFLAGS) && defined(CONFIG_TRACE_PREEMPT_TOGGLE)
 #define LH_PREEMPTIRQ 1
 
-/* preemption (and softirqs, hardirq, NMI) enabled when the event fired */
-#define LH_PREEMPT_ON	"common_preempt_count == 0 && !(common_flags & 216)"
+/*
+ * Preemption (and softirqs, hardirq, NMI) enabled when the event fired;
+ * the upper half of common_preempt_count is migrate_disable()'s count.
+ */
+#define LH_PREEMPT_ON	"!(common_preempt_count & 15) && !(common_flags & 216)"
 #define LH_IRQS_ON	"!(common_flags & 1)"
 
 static const char * const lh_pirq_synths[] = {
@@ -152,9 +168,12 @@ static const char * const lh_pirq_synths[] = {
 };
 
 static const struct lh_trig_def lh_pirq_defs[] = {
-	{ HIST_ON("lathist_preemptoff"), LH_HIST, LH_SZ_HIST },
-	{ HIST_ON("lathist_irqsoff"), LH_HIST, LH_SZ_HIST },
-	{ HIST_ON("lathist_preemptirqsoff"), LH_HIST, LH_SZ_HIST },
+	{ HIST_ON("lathist_preemptoff"), LH_HIST, LH_SZ_HIST, LH_IN },
+	{ HIST_ON("lathist_irqsoff"), LH_HIST, LH_SZ_HIST, LH_IN },
+	{ HIST_ON("lathist_preemptirqsoff"), LH_HIST, LH_SZ_HIST, LH_IN },
+	{ HIST_ON("lathist_preemptoff"), LH_HIST, LH_SZ_OUT, LH_OUT },
+	{ HIST_ON("lathist_irqsoff"), LH_HIST, LH_SZ_OUT, LH_OUT },
+	{ HIST_ON("lathist_preemptirqsoff"), LH_HIST, LH_SZ_OUT, LH_OUT },
 	/* preemptoff, irqsoff: from disable to enable */
 	{ "preemptirq", "preempt_disable",
 	  "keys=common_cpu:lh_poff_t0=common_timestamp-1000000000000:size=%u",
@@ -200,13 +219,17 @@ static const char * const lh_wakeup_synths[] = {
 #define LH_WAKEUP_EXCL	"prio_gap > 0"
 
 static const struct lh_trig_def lh_wakeup_defs[] = {
-	{ HIST_ON("lathist_wakeup"),
-	  LH_HIST, LH_SZ_HIST, LH_WAKEUP_EXCL },
+	/* wakeup/ */
+	{ HIST_ON("lathist_wakeup"), LH_HIST, LH_SZ_HIST,
+	  LH_WAKEUP_EXCL " && " LH_IN },
+	{ HIST_ON("lathist_wakeup"), LH_HIST, LH_SZ_OUT,
+	  LH_WAKEUP_EXCL " && (" LH_OUT ")" },
 	{ HIST_ON("lathist_wakeup"),
 	  "keys=common_cpu:lh_wake_xmax=lat:size=%u:onmax($lh_wake_xmax).save(pid,prio,comm,lat)",
 	  LH_SZ_CPU, LH_WAKEUP_EXCL },
-	{ HIST_ON("lathist_wakeup"),
-	  LH_HIST, LH_SZ_HIST },
+	/* wakeup/sharedprio/ */
+	{ HIST_ON("lathist_wakeup"), LH_HIST, LH_SZ_HIST, LH_IN },
+	{ HIST_ON("lathist_wakeup"), LH_HIST, LH_SZ_OUT, LH_OUT },
 	{ HIST_ON("lathist_wakeup"),
 	  "keys=common_cpu:lh_wake_smax=lat:size=%u:onmax($lh_wake_smax).save(pid,prio,comm,lat)",
 	  LH_SZ_CPU },
@@ -226,8 +249,8 @@ static const char * const lh_timer_synths[] = {
 };
 
 static const struct lh_trig_def lh_timer_defs[] = {
-	{ HIST_ON("lathist_timer"),
-	  LH_HIST, LH_SZ_HIST },
+	{ HIST_ON("lathist_timer"), LH_HIST, LH_SZ_HIST, LH_IN },
+	{ HIST_ON("lathist_timer"), LH_HIST, LH_SZ_OUT, LH_OUT },
 	{ HIST_ON("lathist_timer_wakeup"),
 	  "keys=common_cpu:lh_tmr_max=lat:size=%u:onmax($lh_tmr_max).save(pid,prio,comm,lat)",
 	  LH_SZ_CPU },
@@ -275,12 +298,13 @@ static struct lh_group lh_groups[LH_N_GROUPS] = {
 enum { LH_H_WAKEUP = 3 };
 
 static struct lh_hist lh_hists[] = {
-	{ "preemptoff", -1, &lh_groups[LH_G_PIRQ], 0, -1 },
-	{ "irqsoff", -1, &lh_groups[LH_G_PIRQ], 1, -1 },
-	{ "preemptirqsoff", -1, &lh_groups[LH_G_PIRQ], 2, -1 },
-	[LH_H_WAKEUP] = { "wakeup", -1, &lh_groups[LH_G_WAKEUP], 0, 1 },
-	{ "sharedprio", LH_H_WAKEUP, &lh_groups[LH_G_WAKEUP], 2, 3 },
-	{ "missed_timer_offsets", -1, &lh_groups[LH_G_TIMER], 0, 1, true },
+	/* name, parent, group, hist_trig, out_trig, max_trig */
+	{ "preemptoff", -1, &lh_groups[LH_G_PIRQ], 0, 3, -1 },
+	{ "irqsoff", -1, &lh_groups[LH_G_PIRQ], 1, 4, -1 },
+	{ "preemptirqsoff", -1, &lh_groups[LH_G_PIRQ], 2, 5, -1 },
+	[LH_H_WAKEUP] = { "wakeup", -1, &lh_groups[LH_G_WAKEUP], 0, 1, 2 },
+	{ "sharedprio", LH_H_WAKEUP, &lh_groups[LH_G_WAKEUP], 3, 4, 5 },
+	{ "missed_timer_offsets", -1, &lh_groups[LH_G_TIMER], 0, 1, 2 },
 };
 
 /* ---- creating and removing a group ---- */
@@ -291,7 +315,10 @@ static unsigned int lh_map_size(enum lh_size size)
 
 	switch (size) {
 	case LH_SZ_HIST:
-		n = num_possible_cpus() * LH_BUCKETS + 4096;
+		n = num_possible_cpus() * LH_BUCKETS;
+		break;
+	case LH_SZ_OUT:
+		n = 4096;
 		break;
 	case LH_SZ_CPU:
 		n = num_possible_cpus() * 2;
@@ -317,63 +344,10 @@ static char *lh_filter(const struct lh_trig_def *def)
 	return kasprintf(GFP_KERNEL, "%s < %d", def->prio_field, MAX_RT_PRIO);
 }
 
-/* The trigger's text, with @suffix (":clear") before the filter. */
-static char *lh_text(struct lh_trig *t, const char *suffix)
+static char *lh_text(struct lh_trig *t)
 {
-	return kasprintf(GFP_KERNEL, "%s%s%s%s", t->param, suffix,
+	return kasprintf(GFP_KERNEL, "%s%s%s", t->param,
 			 t->filter ? " if " : "", t->filter ?: "");
-}
-
-static int lh_trig_cmd(struct lh_trig *t, const char *suffix, bool remove)
-{
-	char *text = lh_text(t, suffix);
-	int ret;
-
-	if (!text)
-		return -ENOMEM;
-	ret = hist_kernel_cmd(t->file, text, remove);
-	kfree(text);
-	return ret;
-}
-
-static int lh_trig_add(struct lh_group *g, unsigned int i)
-{
-	const struct lh_trig_def *def = &g->defs[i];
-	struct lh_trig *t = &g->trigs[i];
-	int ret;
-
-	if (!t->file) {
-		t->file = trace_get_event_file(NULL, def->system, def->event);
-		if (IS_ERR(t->file)) {
-			ret = PTR_ERR(t->file);
-			t->file = NULL;
-			return ret;
-		}
-	}
-	t->param = kasprintf(GFP_KERNEL, def->param, lh_map_size(def->size));
-	t->filter = lh_filter(def);
-	if (!t->param || (!t->filter && (def->filter || def->pid_field)))
-		return -ENOMEM;
-	ret = lh_trig_cmd(t, "", false);
-	t->added = !ret;
-	return ret;
-}
-
-/* Remove one trigger; it stays known if that fails (a user refers to it). */
-static int lh_trig_remove(struct lh_trig *t)
-{
-	int ret = 0;
-
-	if (t->added)
-		ret = lh_trig_cmd(t, "", true);
-	if (ret)
-		return ret;
-	t->added = false;
-	kfree(t->param);
-	kfree(t->filter);
-	t->param = NULL;
-	t->filter = NULL;
-	return 0;
 }
 
 static bool lh_on_synth(const struct lh_trig_def *def)
@@ -382,26 +356,120 @@ static bool lh_on_synth(const struct lh_trig_def *def)
 }
 
 /*
- * Undo whatever part of @g exists, last made first.  What cannot be
- * removed yet (a user's trigger refers to it) is kept, and a later call
- * finishes the job.
+ * The events are looked up for each operation and not pinned in between,
+ * so that the group never keeps a user from removing them.
  */
-static int lh_group_remove(struct lh_group *g)
+static struct trace_event_file *lh_file(struct lh_group *g, unsigned int i)
 {
-	int i, ret, err = 0;
+	return trace_get_event_file(NULL, g->defs[i].system, g->defs[i].event);
+}
+
+static int lh_trig_add(struct lh_group *g, unsigned int i)
+{
+	const struct lh_trig_def *def = &g->defs[i];
+	struct lh_trig *t = &g->trigs[i];
+	struct trace_event_file *file;
+	char *text;
+	int ret;
+
+	if (t->added)
+		return 0;
+	kfree(t->param);
+	kfree(t->filter);
+	t->param = kasprintf(GFP_KERNEL, def->param, lh_map_size(def->size));
+	t->filter = lh_filter(def);
+	if (!t->param || (!t->filter && (def->filter || def->pid_field)))
+		return -ENOMEM;
+	text = lh_text(t);
+	if (!text)
+		return -ENOMEM;
+	file = lh_file(g, i);
+	if (IS_ERR(file)) {
+		ret = PTR_ERR(file);
+	} else {
+		ret = hist_kernel_add(file, text, t);
+		trace_put_event_file(file);
+	}
+	kfree(text);
+	t->added = !ret;
+	return ret;
+}
+
+/* Remove one trigger; it stays if a user's trigger refers to it. */
+static int lh_trig_remove(struct lh_group *g, unsigned int i)
+{
+	struct lh_trig *t = &g->trigs[i];
+	struct trace_event_file *file;
+	int ret = 0;
+
+	if (!t->added)
+		return 0;
+	file = lh_file(g, i);
+	/* no event, no trigger: a user removed the synthetic event */
+	if (!IS_ERR(file)) {
+		ret = hist_kernel_remove(file, t);
+		trace_put_event_file(file);
+	}
+	if (ret)
+		return ret;
+	t->added = false;
+	return 0;
+}
+
+/* Run @fn on the trigger if it exists; 0 if it does not. */
+static int lh_trig_walk(struct lh_group *g, unsigned int i,
+			void (*fn)(struct hist_data *hd,
+				   struct tracing_map_elt *elt, void *arg),
+			void *arg)
+{
+	struct trace_event_file *file;
+
+	if (!g->trigs[i].added)
+		return 0;
+	file = lh_file(g, i);
+	if (IS_ERR(file))
+		return 0;
+	if (fn)
+		hist_kernel_walk(file, &g->trigs[i], fn, arg);
+	else
+		hist_kernel_clear(file, &g->trigs[i]);
+	trace_put_event_file(file);
+	return 0;
+}
+
+static bool lh_group_present(struct lh_group *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->n_defs; i++)
+		if (g->trigs[i].added)
+			return true;
+	for (i = 0; i < g->n_synths; i++)
+		if (g->created[i])
+			return true;
+	return false;
+}
+
+/*
+ * Remove what exists of @g, last made first, up to the first part that
+ * cannot go yet (a user's trigger refers to it): what stays is always a
+ * working prefix of the group, which enabling completes again and
+ * disabling, once the user's trigger is gone, finishes removing.
+ */
+static int lh_group_remove(struct lh_group *g, bool synth_too)
+{
+	int i, ret;
 
 	for (i = g->n_defs - 1; i >= 0; i--) {
-		ret = lh_trig_remove(&g->trigs[i]);
-		err = err ?: ret;
+		if (!synth_too && lh_on_synth(&g->defs[i]))
+			continue;
+		ret = lh_trig_remove(g, i);
+		if (ret)
+			return ret;
 	}
-	if (err)
-		return err;
-	for (i = 0; i < g->n_defs; i++) {
-		if (g->trigs[i].file)
-			trace_put_event_file(g->trigs[i].file);
-		g->trigs[i].file = NULL;
-	}
-	for (i = 0; i < g->n_synths; i++) {
+	if (!synth_too)
+		return 0;
+	for (i = g->n_synths - 1; i >= 0; i--) {
 		char name[MAX_EVENT_NAME_LEN];
 
 		if (!g->created[i])
@@ -409,15 +477,14 @@ static int lh_group_remove(struct lh_group *g)
 		strscpy(name, g->synths[i], sizeof(name));
 		name[strcspn(name, " ")] = '\0';
 		ret = synth_event_delete(name);
-		if (ret && ret != -ENOENT) {
-			err = err ?: ret;
-			continue;
-		}
+		if (ret && ret != -ENOENT)
+			return ret;
 		g->created[i] = false;
 	}
-	return err;
+	return 0;
 }
 
+/* Make what is missing of @g. */
 static int lh_group_add(struct lh_group *g)
 {
 	unsigned int i;
@@ -425,41 +492,27 @@ static int lh_group_add(struct lh_group *g)
 
 	for (i = 0; i < g->n_synths; i++) {
 		ret = synth_event_create_text(g->synths[i]);
+		/* ours, still there from a half-done disable */
+		if (ret == -EEXIST && g->created[i])
+			ret = 0;
 		if (ret)
-			goto undo;
+			return ret;
 		g->created[i] = true;
 	}
 	for (i = 0; i < g->n_defs; i++) {
 		ret = lh_trig_add(g, i);
 		if (ret)
-			goto undo;
+			return ret;
 	}
 	return 0;
-undo:
-	lh_group_remove(g);
-	return ret;
 }
 
 /* wakeup/pid changed: rebuild the triggers that follow the tasks */
 static int lh_wakeup_refilter(struct lh_group *g)
 {
-	int i, ret;
+	int ret = lh_group_remove(g, false);
 
-	for (i = g->n_defs - 1; i >= 0; i--) {
-		if (lh_on_synth(&g->defs[i]))
-			continue;
-		ret = lh_trig_remove(&g->trigs[i]);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < g->n_defs; i++) {
-		if (lh_on_synth(&g->defs[i]))
-			continue;
-		ret = lh_trig_add(g, i);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return ret ?: lh_group_add(g);
 }
 
 /* ---- enable/, reset and wakeup/pid: numbers read and written ---- */
@@ -493,19 +546,20 @@ static ssize_t lh_write_num(struct file *filp, const char __user *ubuf,
 	return cnt;
 }
 
+/*
+ * 1 completes the group, 0 removes it; a group reads 1 while any part of
+ * it exists.  A failed enable takes back what it made.
+ */
 static int lh_enable_set(void *data, unsigned long val)
 {
 	struct lh_group *g = data;
-	int ret = 0;
+	int ret;
 
-	if (val && !g->enabled) {
-		ret = lh_group_add(g);
-		g->enabled = !ret;
-	} else if (!val && g->enabled) {
-		/* if something is left behind, we stay enabled: try again */
-		ret = lh_group_remove(g);
-		g->enabled = !!ret;
-	}
+	if (!val)
+		return lh_group_remove(g, true);
+	ret = lh_group_add(g);
+	if (ret)
+		lh_group_remove(g, true);
 	return ret;
 }
 
@@ -513,8 +567,12 @@ static ssize_t lh_enable_read(struct file *filp, char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
 {
 	struct lh_group *g = filp->private_data;
+	bool on;
 
-	return lh_read_num(ubuf, cnt, ppos, READ_ONCE(g->enabled));
+	mutex_lock(&lh_mutex);
+	on = lh_group_present(g);
+	mutex_unlock(&lh_mutex);
+	return lh_read_num(ubuf, cnt, ppos, on);
 }
 
 static ssize_t lh_enable_write(struct file *filp, const char __user *ubuf,
@@ -620,22 +678,11 @@ static const struct seq_operations lh_cpu_seq_ops = {
 	.show	= lh_cpu_show,
 };
 
-/* Under lh_mutex: the text of a histogram's trigger, or NULL if off. */
-static char *lh_hist_text(struct lh_hist *h, int trig)
-{
-	struct lh_trig *t = &h->group->trigs[trig];
-
-	if (!h->group->enabled || !t->added)
-		return NULL;
-	return lh_text(t, "");
-}
-
 static int lh_cpu_open(struct inode *inode, struct file *filp)
 {
 	struct lh_cpu_file *cf = inode->i_private;
 	struct lh_hist *h = cf->hist;
 	struct lh_summary *s;
-	char *text;
 	int ret;
 
 	ret = tracing_check_open_get_tr(NULL);
@@ -647,12 +694,9 @@ static int lh_cpu_open(struct inode *inode, struct file *filp)
 	s->cpu = cf->cpu;
 
 	mutex_lock(&lh_mutex);
-	text = lh_hist_text(h, h->hist_trig);
-	if (text)
-		hist_kernel_walk(h->group->trigs[h->hist_trig].file, text,
-				 lh_fold, s);
+	lh_trig_walk(h->group, h->hist_trig, lh_fold, s);
+	lh_trig_walk(h->group, h->out_trig, lh_fold, s);
 	mutex_unlock(&lh_mutex);
-	kfree(text);
 
 	ret = seq_open(filp, &lh_cpu_seq_ops);
 	if (ret) {
@@ -714,20 +758,19 @@ static int lh_max_show(struct seq_file *m, void *v)
 	struct lh_cpu_file *cf = m->private;
 	struct lh_hist *h = cf->hist;
 	struct lh_max mx = { .cpu = cf->cpu };
-	char *text;
 
 	mutex_lock(&lh_mutex);
-	text = lh_hist_text(h, h->max_trig);
-	if (text)
-		hist_kernel_walk(h->group->trigs[h->max_trig].file, text,
-				 lh_max_one, &mx);
+	lh_trig_walk(h->group, h->max_trig, lh_max_one, &mx);
 	mutex_unlock(&lh_mutex);
-	kfree(text);
 
-	/* <PID> <Priority> <Latency> <Command>; priority as chrt shows it */
+	/*
+	 * <PID> <Priority> <Latency> <Command>; the priority as chrt shows
+	 * it: 1..99 for SCHED_FIFO/RR, 0 for others (SCHED_DEADLINE too)
+	 */
 	if (mx.found)
 		seq_printf(m, "%d %d %lld %s\n", mx.pid,
-			   mx.prio < MAX_RT_PRIO ? MAX_RT_PRIO - 1 - mx.prio : 0,
+			   mx.prio >= 0 && mx.prio < MAX_RT_PRIO ?
+			   MAX_RT_PRIO - 1 - mx.prio : 0,
 			   mx.lat, mx.comm);
 	return 0;
 }
@@ -752,15 +795,24 @@ static int lh_reset_set(void *data, unsigned long val)
 {
 	struct lh_hist *h = data;
 	struct lh_group *g = h->group;
-	int ret = 0;
+	unsigned int i;
 
-	if (val && g->enabled) {
-		ret = lh_trig_cmd(&g->trigs[h->hist_trig], ":clear", false);
-		if (!ret && h->max_trig >= 0)
-			ret = lh_trig_cmd(&g->trigs[h->max_trig], ":clear",
-					  false);
-	}
-	return ret;
+	if (!val)
+		return 0;
+	lh_trig_walk(g, h->hist_trig, NULL, NULL);
+	lh_trig_walk(g, h->out_trig, NULL, NULL);
+	if (h->max_trig >= 0)
+		lh_trig_walk(g, h->max_trig, NULL, NULL);
+	/*
+	 * The maps that follow tasks and timers keep an entry for each one
+	 * ever seen: let a reset make room again (a section in flight is
+	 * lost).
+	 */
+	for (i = 0; i < g->n_defs; i++)
+		if (g->defs[i].size == LH_SZ_TASK ||
+		    g->defs[i].size == LH_SZ_TIMER)
+			lh_trig_walk(g, i, NULL, NULL);
+	return 0;
 }
 
 static ssize_t lh_reset_write(struct file *filp, const char __user *ubuf,
@@ -780,12 +832,22 @@ static int lh_pid_set(void *data, unsigned long val)
 	struct lh_group *g = &lh_groups[LH_G_WAKEUP];
 	pid_t old = lh_wakeup_pid;
 
+	int ret;
+
 	if (val > PID_MAX_LIMIT)
 		return -EINVAL;
-	lh_wakeup_pid = val;
-	if (g->enabled && old != lh_wakeup_pid)
-		return lh_wakeup_refilter(g);
-	return 0;
+	if (val == old)
+		return 0;
+	WRITE_ONCE(lh_wakeup_pid, val);
+	if (!lh_group_present(g))
+		return 0;
+	ret = lh_wakeup_refilter(g);
+	if (ret) {
+		/* back to the old pid, and to a complete group */
+		WRITE_ONCE(lh_wakeup_pid, old);
+		lh_group_add(g);
+	}
+	return ret;
 }
 
 static ssize_t lh_pid_read(struct file *filp, char __user *ubuf,
