@@ -1190,6 +1190,9 @@ find_owned_trigger(struct trace_event_file *file, const void *owner)
 	struct event_trigger_data *data;
 
 	lockdep_assert_held(&event_mutex);
+	/* a NULL owner would find any user's trigger */
+	if (WARN_ON_ONCE(!owner))
+		return NULL;
 	list_for_each_entry(data, &file->triggers, list) {
 		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
 			continue;

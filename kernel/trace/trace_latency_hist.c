@@ -37,6 +37,8 @@
  *	ends when the second one of them is enabled again, as the
  *	preemptirqsoff latency tracer defines it; "preemption enabled" is
  *	read from the event's common_preempt_count and common_flags.
+ *	Entering idle (power:cpu_idle) drops the sections in flight, as
+ *	stop_critical_timings() does for the tracers.
  * wakeup: sched_waking to the sched_switch that runs the task.  Without
  *	wakeup/pid only real-time tasks (prio < 100) are followed, with it
  *	only that task.  wakeup/sharedprio counts every such wakeup; wakeup/
@@ -160,6 +162,7 @@ static pid_t lh_wakeup_pid;
  */
 #define LH_PREEMPT_ON	"!(common_preempt_count & 15) && !(common_flags & 216)"
 #define LH_IRQS_ON	"!(common_flags & 1)"
+#define LH_IDLE		"state != 4294967295"	/* not PWR_EVENT_EXIT */
 
 static const char * const lh_pirq_synths[] = {
 	"lathist_preemptoff u64 lat",
@@ -207,6 +210,23 @@ static const struct lh_trig_def lh_pirq_defs[] = {
 	{ "preemptirq", "preempt_enable",
 	  "keys=common_cpu:lh_pioff_l4=common_timestamp-$lh_pioff_t2:size=%u:onmatch(preemptirq.preempt_disable).trace(lathist_preemptirqsoff,$lh_pioff_l4)",
 	  LH_SZ_CPU, LH_IRQS_ON },
+	/*
+	 * Entering idle ends every section, as stop_critical_timings() does
+	 * for the latency tracers: idle disables interrupts and enables them
+	 * again without the irq_enable event, and the task that scheduled
+	 * the idle task disabled preemption for the next task to enable.
+	 * Reading a variable in an expression consumes it; one trigger per
+	 * variable, as a trigger is skipped when any of its variables is
+	 * missing.
+	 */
+	{ "power", "cpu_idle", "keys=common_cpu:lh_idle_p=$lh_poff_t0-0:size=%u",
+	  LH_SZ_CPU, LH_IDLE },
+	{ "power", "cpu_idle", "keys=common_cpu:lh_idle_i=$lh_ioff_t0-0:size=%u",
+	  LH_SZ_CPU, LH_IDLE },
+	{ "power", "cpu_idle", "keys=common_cpu:lh_idle_1=$lh_pioff_t1-0:size=%u",
+	  LH_SZ_CPU, LH_IDLE },
+	{ "power", "cpu_idle", "keys=common_cpu:lh_idle_2=$lh_pioff_t2-0:size=%u",
+	  LH_SZ_CPU, LH_IDLE },
 };
 #endif
 
@@ -254,10 +274,11 @@ static const struct lh_trig_def lh_timer_defs[] = {
 	{ HIST_ON("lathist_timer_wakeup"),
 	  "keys=common_cpu:lh_tmr_max=lat:size=%u:onmax($lh_tmr_max).save(pid,prio,comm,lat)",
 	  LH_SZ_CPU },
+	/* the offset waits, per CPU, for the wakeup it causes, which consumes it */
 	{ HIST_ON("lathist_timer"), "keys=common_cpu:lh_tmr_woff=lat:size=%u",
 	  LH_SZ_CPU, "function.function == hrtimer_wakeup" },
 	{ "sched", "sched_waking",
-	  "keys=common_cpu:size=%u:onmatch(synthetic.lathist_timer).trace(lathist_timer_wakeup,pid,prio,comm,$lh_tmr_woff)",
+	  "keys=common_cpu:lh_tmr_wv=$lh_tmr_woff-0:size=%u:onmatch(synthetic.lathist_timer).trace(lathist_timer_wakeup,pid,prio,comm,$lh_tmr_wv)",
 	  LH_SZ_CPU },
 	{ "timer", "hrtimer_start",
 	  "keys=hrtimer:lh_tmr_exp=expires-1000000000000:size=%u",
@@ -353,6 +374,14 @@ static char *lh_text(struct lh_trig *t)
 static bool lh_on_synth(const struct lh_trig_def *def)
 {
 	return !strcmp(def->system, "synthetic");
+}
+
+/* A trigger that carries a measurement on, rather than keeping results. */
+static bool lh_feeds(const struct lh_trig_def *def)
+{
+	if (!lh_on_synth(def))
+		return true;
+	return def->size == LH_SZ_CPU && !strstr(def->param, "onmax(");
 }
 
 /*
@@ -805,12 +834,11 @@ static int lh_reset_set(void *data, unsigned long val)
 		lh_trig_walk(g, h->max_trig, NULL, NULL);
 	/*
 	 * The maps that follow tasks and timers keep an entry for each one
-	 * ever seen: let a reset make room again (a section in flight is
-	 * lost).
+	 * ever seen: let a reset make room again, and forget what is in
+	 * flight (a section or a timer offset is lost).
 	 */
 	for (i = 0; i < g->n_defs; i++)
-		if (g->defs[i].size == LH_SZ_TASK ||
-		    g->defs[i].size == LH_SZ_TIMER)
+		if (lh_feeds(&g->defs[i]))
 			lh_trig_walk(g, i, NULL, NULL);
 	return 0;
 }
@@ -831,7 +859,7 @@ static int lh_pid_set(void *data, unsigned long val)
 {
 	struct lh_group *g = &lh_groups[LH_G_WAKEUP];
 	pid_t old = lh_wakeup_pid;
-
+	unsigned int i;
 	int ret;
 
 	if (val > PID_MAX_LIMIT)
@@ -839,12 +867,15 @@ static int lh_pid_set(void *data, unsigned long val)
 	if (val == old)
 		return 0;
 	WRITE_ONCE(lh_wakeup_pid, val);
-	if (!lh_group_present(g))
-		return 0;
+	/* a group not (or no longer) complete takes the pid when enabled */
+	for (i = 0; i < g->n_defs; i++)
+		if (!g->trigs[i].added)
+			return 0;
 	ret = lh_wakeup_refilter(g);
 	if (ret) {
-		/* back to the old pid, and to a complete group */
+		/* back to the old pid, with all triggers following it */
 		WRITE_ONCE(lh_wakeup_pid, old);
+		lh_group_remove(g, false);
 		lh_group_add(g);
 	}
 	return ret;
