@@ -11,7 +11,10 @@ export BASE DEBUG TESTS EXTRA_TESTS
 
 H := harness
 
-.PHONY: help check run shell build print-base checkpatch diff fuzz stress clean-cache
+OUT         ?= out/series
+
+.PHONY: help check run shell build print-base checkpatch diff fuzz stress \
+	series series-check docs clean-cache
 
 help:
 	@sed -n '/^## Commands/,/^## /p' README.md | sed '$$d'
@@ -20,6 +23,8 @@ check:
 	@$(H)/run.sh check
 	@FUZZ_SMOKE=1 $(H)/fuzz.sh
 	@$(if $(filter stock,$(BASE)),true,STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh)
+	@$(if $(filter stock,$(BASE)),true,$(H)/docs.sh)
+	@$(if $(filter stock,$(BASE)),true,SERIES_FULL=0 $(H)/series-check.sh)
 
 run:
 	@$(H)/run.sh run
@@ -44,6 +49,15 @@ print-base:
 
 checkpatch:
 	@$(H)/checkpatch.sh
+
+series:
+	@$(H)/series.sh $(OUT)
+
+series-check:
+	@SERIES_FULL=$(if $(filter 0,$(FULL)),0,1) $(H)/series-check.sh
+
+docs:
+	@$(H)/docs.sh
 
 clean-cache:
 	rm -rf $${HARNESS_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/hist-harness}

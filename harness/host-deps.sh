@@ -1,9 +1,11 @@
 #!/bin/bash
 # Install the Debian packages the harness needs on the host, if missing.
+# Arguments name more packages a command needs (make docs: Sphinx).
 . "$(dirname "$0")/lib.sh"
 
 need=(qemu-system-x86 busybox-static bc bison flex libelf-dev libssl-dev
-      cpio ccache xz-utils gcc libc6-dev make perl patch dash kmod python3)
+      cpio ccache xz-utils gcc libc6-dev make perl patch dash kmod python3
+      git "$@")
 missing=()
 for p in "${need[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -80,8 +80,22 @@ select_tc() {	# files or dirs (relative to /ftrace) -> filtered list
 	done | { if [ -n "${TESTS:-}" ]; then grep -E -- "$TESTS" || true; else cat; fi; } |
 	while read -r t; do is_pending "$t" || echo "$t"; done
 }
-ours_tc=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- 'tools/testing/selftests/ftrace/test.d/*.tc' |
-	sed 's|^tools/testing/selftests/ftrace/||')
+# The runnable examples of the project's Documentation/trace/*.rst, for
+# harness/guest/tests/doc-examples.tc (ours only: the base's documents
+# have none).
+mkdir -p "$root/harness/docex"
+if [ "$variant" = ours ]; then
+	(cd "$REPO_DIR" && python3 "$HARNESS_DIR/docs/examples.py" gen "$root/harness/docex" \
+		$(git ls-files --cached --others --exclude-standard -- 'Documentation/trace/*.rst')) ||
+		die "the runnable examples of Documentation/trace do not parse"
+fi
+
+# The harness's own checks of the guest (harness/guest/tests/, not part of
+# the kernel series) run in the same suite, as test.d/harness/.
+mkdir -p "$root/ftrace/test.d/harness"
+cp "$HARNESS_DIR"/guest/tests/*.tc "$root/ftrace/test.d/harness/"
+ours_tc=$( (cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- 'tools/testing/selftests/ftrace/test.d/*.tc' |
+	sed 's|^tools/testing/selftests/ftrace/||'); cd "$root/ftrace" && ls test.d/harness/*.tc)
 {
 	# suite name, then its files
 	echo "ours $(select_tc $ours_tc | tr '\n' ' ')"

@@ -718,6 +718,7 @@ static unsigned int hist_instance_removal;
  * clear_event_triggers() frees them anyway.
  *
  * Context: event_mutex held.
+ * Return: true while an instance is being removed.
  */
 bool hist_removing_instance(void)
 {
@@ -1353,6 +1354,8 @@ u64 hist_elt_key(struct hist_data *hd, struct tracing_map_elt *elt,
  * hist_elt_hitcount - the hitcount of an entry
  * @hd: the histogram, which must count hits
  * @elt: the entry
+ *
+ * Return: the number of events counted in @elt.
  */
 u64 hist_elt_hitcount(struct hist_data *hd, struct tracing_map_elt *elt)
 {

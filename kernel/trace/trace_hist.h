@@ -55,8 +55,9 @@
 
 /* ---- trace_hist_parse.c: the trigger text ---- */
 
-/**
+/*
  * enum hist_err - what went wrong; each has the message upstream logs
+ * (hist_err_text[]), in upstream's order, then the ones only we log.
  */
 enum hist_err {
 	HIST_ERR_NONE,
@@ -138,6 +139,8 @@ struct hist_spec_item {
 /**
  * struct hist_spec_sort - one sort= criterion
  * @name: the field name as written, without modifier
+ * @mod: the modifier as written, without the dot ("ascending",
+ *	"descending" or anything else, rejected later), or NULL
  * @descending: ".descending" was given
  */
 struct hist_spec_sort {
@@ -152,11 +155,16 @@ struct hist_spec_sort {
  *	point into it
  * @sec_buf: second copy, cut into whole sections only (error texts)
  * @keys: the key expressions in order
+ * @n_keys: number of @keys
  * @vals: the value expressions in order, as written (hitcount may or may
  *	not be among them)
+ * @n_vals: number of @vals
  * @vars: variable assignments name=expr, in order
+ * @n_vars: number of @vars
  * @sort: sort criteria; @n_sort == 0 means "not given"
+ * @n_sort: number of @sort
  * @actions: handler.action() clauses, kept as text
+ * @n_actions: number of @actions
  * @name: name= of a shared histogram, or NULL
  * @name_str: the whole "name=..." section, for error carets
  * @clock: clock= or NULL
@@ -247,8 +255,9 @@ void hist_spec_free(struct hist_spec *spec);
 				 HIST_FIELD_FL_SYSCALL | \
 				 HIST_FIELD_FL_PERCENT | HIST_FIELD_FL_GRAPH)
 
-/**
+/*
  * enum hist_kind - how the hot path computes a field; one switch case each
+ * (field_value() in trace_hist_run.c).
  */
 enum hist_kind {
 	HIST_KIND_HITCOUNT,
@@ -494,6 +503,8 @@ struct hist_action {
  * @cmd: while the histogram is built, the command (for error_log)
  * @match_file: while an onmatch() parameter is resolved, the matching
  *	event, searched for variables before the others
+ * @owner: the cookie of the hist_kernel_add() caller that made the
+ *	trigger, NULL for triggers written to a trigger file
  */
 struct hist_data {
 	struct hist_field		*fields[HIST_FIELDS_MAX];
@@ -662,6 +673,7 @@ void hist_actions_show_debug(struct seq_file *m, struct hist_data *hd);
  * @params: room for the values of a trace() action
  * @key: the compound key
  * @elt: the map element of @key
+ * @stack: room for a stack trace taken for this event
  */
 struct hist_run {
 	struct trace_buffer		*buffer;

@@ -720,6 +720,8 @@ void hist_actions_unregister(struct hist_data *hd)
  * hist_actions_same - whether two histograms have the same actions
  * @a: one
  * @b: the other
+ *
+ * Return: true if both have the same handler.action() texts, in order.
  */
 bool hist_actions_same(struct hist_data *a, struct hist_data *b)
 {

@@ -104,6 +104,8 @@ struct hist_field *hist_field_hitcount(void)
 /**
  * hist_field_is_string - whether a field yields a string
  * @field: the field
+ *
+ * Return: true for string fields and expressions that yield a string.
  */
 bool hist_field_is_string(const struct hist_field *field)
 {
@@ -881,6 +883,8 @@ static bool str_same(const char *a, const char *b)
  * not by identity: a named table may be shared by events of different
  * classes that have compatible fields.  Where the field sits in each
  * event's record does not matter; each trigger reads its own event.
+ *
+ * Return: true if @a and @b compute the same thing.
  */
 bool hist_field_same(const struct hist_field *a, const struct hist_field *b)
 {

@@ -380,4 +380,3 @@ void hist_data_show_debug(struct seq_file *m, struct event_trigger_data *data,
 
 	hist_actions_show_debug(m, hd);
 }
-

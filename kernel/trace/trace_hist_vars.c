@@ -171,6 +171,8 @@ static struct hist_data *find_var_owner(struct hist_data *hd,
  *	a variable of that name
  * @hd: the histogram being built
  * @name: the variable name
+ *
+ * Return: true if another trigger of @hd's event defines @name.
  */
 bool hist_var_defined_elsewhere(struct hist_data *hd, const char *name)
 {
@@ -636,6 +638,8 @@ out:
 /**
  * hist_data_is_busy - whether other triggers reference a histogram
  * @hd: the histogram
+ *
+ * Return: true if a variable of @hd is referenced by another histogram.
  */
 bool hist_data_is_busy(struct hist_data *hd)
 {

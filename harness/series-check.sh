@@ -1,0 +1,88 @@
+#!/bin/bash
+# make series-check: the series (make series) in a scratch tree.
+#
+#   1. git am onto the pristine base, in a branch of the series repository;
+#      the result must be the tree make series committed;
+#   2. scripts/checkpatch.pl --strict on every patch: nothing reported;
+#   3. builds, with tinyconfig + harness/config/series.config, in
+#      <cache>/build-series, incrementally with ccache: every commit in
+#      order with SERIES_FULL=1 (bisection), else the last one only (the
+#      quick form make check runs).  A warning in a file the series
+#      touches fails the build.
+. "$(dirname "$0")/lib.sh"
+
+full=${SERIES_FULL:-0}
+dir=$CACHE_DIR/series/out
+repo=$CACHE_DIR/series/git
+out=$CACHE_DIR/build-series
+g() { git -C "$repo" "$@"; }
+
+# checkpatch's SPDX check runs scripts/spdxcheck.py with python3: Debian's,
+# with its modules.
+"$HARNESS_DIR/host-deps.sh" python3-ply python3-git
+export PATH=/usr/bin:$PATH
+
+"$HARNESS_DIR/series.sh" "$dir" >/dev/null
+patches=$(ls "$dir"/[0-9]*.patch | grep -v '/0000-cover-letter.patch$')
+
+say "series-check: git am of $(echo "$patches" | wc -l) patches onto the base"
+g checkout -q -f -B check base
+g clean -q -fdx
+g -c user.name=harness -c user.email=harness@localhost am -q $patches ||
+	{ g am --abort 2>/dev/null; die "the series does not apply with git am"; }
+g diff --quiet series check || die "git am gave another tree than make series"
+
+say "series-check: checkpatch --strict on every patch"
+fails=0
+log=$CACHE_DIR/series/checkpatch.log
+: >"$log"
+for p in $patches; do
+	if ! (cd "$repo" && perl scripts/checkpatch.pl --strict -q "$p") >"$log.one" 2>&1; then
+		head -n 60 "$log.one" >&2
+		say "series-check: checkpatch: $(basename "$p"): $(grep -E '^total:' "$log.one" || echo failed)"
+		fails=$((fails + 1))
+	fi
+	cat "$log.one" >>"$log"
+done
+rm -f "$log.one"
+[ $fails = 0 ] || die "checkpatch reported on $fails patch(es)"
+
+if [ "$full" = 1 ]; then
+	commits=$(g rev-list --reverse base..check)
+else
+	commits=$(g rev-parse check)
+fi
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export KBUILD_BUILD_TIMESTAMP='2024-01-01 00:00:00 UTC' KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=harness
+mkdir -p "$out"
+kmake=(make -s -C "$repo" O="$out" ARCH=x86_64 "CC=ccache gcc" -j"$(nproc)")
+n=0
+for c in $commits; do
+	n=$((n + 1))
+	g checkout -q -f "$c"
+	subject=$(g log -1 --format=%s "$c")
+	say "series-check: build $n: $subject"
+	"${kmake[@]}" tinyconfig >/dev/null
+	(cd "$out" && "$repo/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
+		"$HARNESS_DIR/config/series.config" >/dev/null)
+	"${kmake[@]}" olddefconfig >/dev/null
+	if ! "${kmake[@]}" bzImage modules >"$out/build.log" 2>&1; then
+		grep -E 'error|Error' "$out/build.log" | head -n 40 >&2
+		die "build of '$subject' failed, see $out/build.log"
+	fi
+	touched=$(g diff --name-only base "$c" | grep -E '\.[ch]$' || true)
+	warn=$( (grep -E 'warning:' "$out/build.log" || true) | while read -r l; do
+		for f in $touched; do
+			case $l in *"$f:"*) echo "$l"; break ;; esac
+		done
+	done)
+	[ -z "$warn" ] || { echo "$warn" >&2; die "'$subject' builds with warnings in its files"; }
+done
+# At the end every option of series.config is on.
+bad=$(grep -E '^CONFIG_' "$HARNESS_DIR/config/series.config" | while read -r l; do
+	grep -qxF "$l" "$out/.config" || echo "$l"
+done)
+[ -z "$bad" ] || die "these series.config settings did not stick: $(echo $bad)"
+g checkout -q -f series
+say "series-check: ok ($n build(s), $(echo "$patches" | wc -l) patches)"

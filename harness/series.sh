@@ -1,0 +1,177 @@
+#!/bin/bash
+# make series: the project as a git-format-patch series on the base.
+#
+#   series.sh [OUT]      writes OUT (default out/series), prints it
+#
+# Each harness/series/NN-*.txt is one commit: its first line the subject,
+# then "files:" (project files, globs allowed) and "patches:" (from
+# harness/patches/) lines, a blank line and the body.  The commits are
+# made in a git repository of the pristine base (made once, in the cache)
+# by copying the project's files and applying the patches, step by step;
+# an owned base file (harness/owned.txt) is replaced or removed in the
+# step that adds ours.  The MAINTAINERS entry (the patch named in
+# MAINTAINERS_PATCH below) is not a step of its own: each commit carries
+# the entry with the F: lines that match files it has, so no commit adds
+# files MAINTAINERS does not cover.  The final tree must be exactly the
+# harness's overlay (checked here), and every project file must be in
+# exactly one commit.
+. "$(dirname "$0")/lib.sh"
+
+out=${1:-$REPO_DIR/out/series}
+case $out in /*) ;; *) out=$PWD/$out ;; esac
+steps_dir=$HARNESS_DIR/series
+patch_dir=$HARNESS_DIR/patches
+MAINTAINERS_PATCH=0009-maintainers-hist-triggers.patch
+
+"$HARNESS_DIR/host-deps.sh"
+base=$("$HARNESS_DIR/fetch-base.sh")
+overlay=$("$HARNESS_DIR/overlay.sh")
+repo=$CACHE_DIR/series/git
+base_version=$(make -s -C "$base" kernelversion 2>/dev/null || echo "$BASE_VERSION")
+
+g() { git -C "$repo" "$@"; }
+
+# The base as a git repository with one commit, tagged "base".
+if [ "$(cat "$repo/.git/harness-base" 2>/dev/null)" != "$base" ]; then
+	say "series: making a git repository of the base ($base_version) in $repo"
+	rm -rf "$repo"
+	mkdir -p "$repo"
+	cp -a "$base/." "$repo/"
+	g init -q
+	g config user.name harness
+	g config user.email harness@localhost
+	g config core.autocrlf false
+	g add -A -f
+	GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z' \
+		g commit -q -m "Linux $base_version (Debian $BASE_PKG)"
+	g tag -f base >/dev/null
+	echo "$base" >"$repo/.git/harness-base"
+fi
+
+# Author and date of the series: the project's last commit, so the same
+# repository state gives the same patches.
+name=$(git -C "$REPO_DIR" log -1 --format=%an 2>/dev/null || echo harness)
+email=$(git -C "$REPO_DIR" log -1 --format=%ae 2>/dev/null || echo harness@localhost)
+date=$(git -C "$REPO_DIR" log -1 --format=%cI 2>/dev/null || echo 2024-01-01T00:00:00Z)
+export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=$date
+export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email GIT_COMMITTER_DATE=$date
+
+project_files=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- \
+	kernel include Documentation tools samples |
+	while read -r f; do [ -f "$f" ] && echo "$f"; done | sort)
+owned=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/owned.txt")
+
+field() { # step-file key -> the values of its "key:" lines
+	sed -n '2,/^$/p' "$1" | sed -n "s/^$2:[[:space:]]*//p" | tr '\n' ' '
+}
+
+# MAINTAINERS as of the final tree, and the entry's F: lines.
+final_maint=$(mktemp)
+trap 'rm -f "$final_maint" "$final_maint".*' EXIT
+cp "$base/MAINTAINERS" "$final_maint"
+patch -s -p1 --no-backup-if-mismatch "$final_maint" <"$patch_dir/$MAINTAINERS_PATCH" ||
+	die "$MAINTAINERS_PATCH does not apply"
+entry_f=$(grep -E '^\+F:' "$patch_dir/$MAINTAINERS_PATCH" | sed 's/^+F:[[:space:]]*//')
+entry_name=$(grep -E '^\+[A-Z]' "$patch_dir/$MAINTAINERS_PATCH" | grep -v '^+[A-Z]:' | head -n 1 | sed 's/^+//')
+maintainers_now() { # the final MAINTAINERS, F: lines only for files the series changed so far
+	local pat f keep=() changed
+	changed=$(g diff --cached --name-only base -- . ':!MAINTAINERS')
+	for pat in $entry_f; do
+		for f in $changed; do
+			# shellcheck disable=SC2053
+			if [[ $f == $pat ]] || { [ "${pat%/}" != "$pat" ] && [[ $f == "$pat"* ]]; }; then
+				keep+=("$pat")
+				break
+			fi
+		done
+	done
+	awk -v keep="${keep[*]}" -v all="$(echo $entry_f)" -v entry="$entry_name" '
+		BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) K[k[i]] = 1
+			n = split(all, a, " "); for (i = 1; i <= n; i++) A[a[i]] = 1 }
+		# the whole entry goes while none of its files is there yet
+		$0 == entry { in_entry = 1; if (n_keep == 0) skip = 1 }
+		in_entry && /^$/ { in_entry = 0; if (skip) { skip = 0; next } }
+		skip { next }
+		/^F:\t/ { p = $0; sub(/^F:\t/, "", p); if ((p in A) && !(p in K)) next }
+		{ print }' n_keep=${#keep[@]} "$final_maint"
+}
+
+say "series: committing the steps"
+g checkout -q -f -B series base
+g clean -q -fdx
+used=$(mktemp -p "$(dirname "$final_maint")" "$(basename "$final_maint").XXXX")
+used_patches=""
+for step in "$steps_dir"/[0-9]*.txt; do
+	subject=$(head -n 1 "$step")
+	for pat in $(field "$step" files); do
+		matched=0
+		for f in $project_files; do
+			# shellcheck disable=SC2053
+			[[ $f == $pat ]] || continue
+			matched=1
+			mkdir -p "$repo/$(dirname "$f")"
+			cp "$REPO_DIR/$f" "$repo/$f"
+			g add -f -- "$f"
+			echo "$f" >>"$used"
+		done
+		[ $matched = 1 ] || die "$(basename "$step"): '$pat' matches no project file"
+	done
+	for p in $(field "$step" patches); do
+		[ -f "$patch_dir/$p" ] || die "$(basename "$step"): no patch $p"
+		patch -s -p1 -d "$repo" --no-backup-if-mismatch <"$patch_dir/$p" ||
+			die "$(basename "$step"): $p does not apply"
+		used_patches="$used_patches $p"
+	done
+	g add -A
+	maintainers_now >"$repo/MAINTAINERS"
+	g add -A
+	{
+		cat "$step" | head -n 1
+		echo
+		sed '1,/^$/d' "$step"
+	} | g commit -q -s -F - || die "$(basename "$step"): nothing to commit"
+	say "series: $subject"
+done
+
+# Owned base files the project did not provide in any step are removed
+# by the last one that replaces something... there must be none.
+for f in $owned; do
+	grep -qxF "$f" "$used" || die "owned path $f is not replaced by any step"
+done
+# Every project file in exactly one step, every patch in one step.
+dup=$(sort "$used" | uniq -d)
+[ -z "$dup" ] || die "in more than one step: $dup"
+missing=$(comm -23 <(echo "$project_files") <(sort -u "$used"))
+[ -z "$missing" ] || die "in no step: $(echo $missing)"
+for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patch_dir/series"); do
+	[ "$p" = "$MAINTAINERS_PATCH" ] && continue
+	[[ " $used_patches " == *" $p "* ]] || die "patch $p is in no step"
+done
+
+# The final tree is the overlay the harness builds: every file the series
+# or the overlay touches has the same content (or is absent) in both.
+say "series: comparing the final tree with the overlay $overlay"
+bad=$( { g diff --name-only base series; echo "$project_files"; echo "$owned";
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patch_dir/series" |
+		while read -r p; do grep -E '^\+\+\+ ' "$patch_dir/$p" | sed -e 's/^+++ [^/]*\///' -e 's/[[:space:]].*//'; done
+	} | sort -u | while read -r f; do
+		if [ -e "$repo/$f" ] || [ -e "$overlay/$f" ]; then
+			cmp -s "$repo/$f" "$overlay/$f" || echo "$f"
+		fi
+	done)
+[ -z "$bad" ] || die "the series' tree differs from the overlay in: $(echo $bad)"
+
+rm -rf "$out"
+mkdir -p "$out"
+g format-patch -q --cover-letter --base=base -o "$out" base..series >/dev/null
+cover=$(ls "$out"/0000-cover-letter.patch)
+python3 - "$cover" "$steps_dir/cover.txt" <<'EOF'
+import sys
+path, text = sys.argv[1], open(sys.argv[2]).read().rstrip('\n').split('\n')
+s = open(path).read()
+s = s.replace('*** SUBJECT HERE ***', text[0], 1)
+s = s.replace('*** BLURB HERE ***', '\n'.join(text[2:] if len(text) > 1 and text[1] == '' else text[1:]), 1)
+open(path, 'w').write(s)
+EOF
+say "series: $(ls "$out" | grep -vc cover) patches and a cover letter in $out"
+echo "$out"
