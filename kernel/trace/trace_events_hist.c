@@ -12,8 +12,10 @@
  * A trigger text that matches an existing trigger (same keys, values,
  * variables, sort keys, name and filter) addresses that trigger: "!"
  * removes it, ":pause", ":cont" and ":clear" act on it, and adding it
- * again is an error.  Triggers with the same name= share one struct
- * hist_data, reference-counted; all of them update and show it.
+ * again is an error.  Triggers with the same name= share one map
+ * (struct hist_named, reference-counted); each keeps its own struct
+ * hist_data bound to its own event, and all of them update and show the
+ * shared map.
  *
  * Everything here runs under event_mutex, except the probes.
  */
@@ -953,10 +955,11 @@ static void hist_clear(struct hist_data *hd)
 static int hist_control(struct hist_cmd *cmd, struct event_trigger_data *test,
 			struct hist_spec *spec)
 {
+	/* read by the probes without event_mutex */
 	if (spec->pause)
-		test->paused = true;
+		WRITE_ONCE(test->paused, true);
 	else if (spec->cont)
-		test->paused = false;
+		WRITE_ONCE(test->paused, false);
 	if (spec->clear)
 		hist_clear(test->private_data);
 	return 0;

@@ -910,7 +910,10 @@ static int synth_list_open(struct inode *inode, struct file *file)
 	if (err)
 		return err;
 
-	/* "> synthetic_events" starts from an empty list; busy ones stay. */
+	/*
+	 * "> synthetic_events" starts from an empty list; if any event is
+	 * busy, none is removed and the open fails with -EBUSY.
+	 */
 	err = truncate ? dyn_events_release_all(&synth_dyn_ops) : 0;
 	return err < 0 ? err : seq_open(file, &synth_list_seq);
 }

@@ -2,7 +2,9 @@
 /*
  * Internal interface of the hist trigger code.
  *
- * A hist trigger goes through four stages, one file each:
+ * A hist trigger goes through these stages, one file each (variables
+ * and $references are in trace_hist_vars.c, handlers and actions in
+ * trace_hist_actions.c):
  *
  *   trace_hist_parse.c   trigger text -> struct hist_spec (pure, no event
  *                        knowledge; KUnit-tested)
@@ -477,8 +479,9 @@ struct hist_action {
  *	trigger is gone
  * @trigger: the trigger aggregating into this histogram; NULL once freed
  * @spec: the parsed trigger (kept for action text and re-printing)
- * @refs: references: the trigger's, plus one per histogram referring to
- *	our variables or using us as a helper; the last one frees
+ * @refs: references: the trigger's, plus one per reference from another
+ *	histogram to one of our variables and one per use as a helper; the
+ *	last one frees
  * @named: for name=, the table shared with the other triggers of that name
  * @named_list: entry in &hist_named.sharers
  * @armed: hist_arm() succeeded and hist_disarm() has not run yet

@@ -15,7 +15,8 @@
  *	onX(...)...	handler.action() clauses, kept as text
  *	var=expr[,var=expr...]	variable definitions
  *
- * A later section of the same kind replaces an earlier one.  This file
+ * A later section of the same kind replaces an earlier one, except that
+ * variable definitions and handler clauses accumulate.  This file
  * knows nothing about events: whether a name is a field is decided when
  * the expressions are bound (trace_hist_fields.c).
  *

@@ -73,8 +73,9 @@
  *     tracing_map_read_var_once() clears the flag with WRITE_ONCE(); a
  *     set racing with it may be consumed by it.
  *
- * Clear and sort run with inserts paused by the caller.  Clear is not
- * safe against concurrent inserts or lookups: the caller stops them and
+ * Sort and walk may run while inserts go on: they see the elements
+ * published when they read each slot, whose sums may still change.
+ * Clear is not safe against concurrent inserts or lookups: the caller stops them and
  * waits for those in flight (e.g. tracepoint_synchronize_unregister()),
  * then clear resets the elements used since the previous clear (calling
  * ops->elt_clear()), the slots, the spares, the pool counter, hits and
@@ -473,8 +474,10 @@ static int tracing_map_sort_cmp(const void *l, const void *r, const void *priv)
  *
  * Sum fields compare as u64, key fields with their cmp_fn.  Entries
  * equal under all criteria are ordered by their key fields (ascending),
- * then by memcmp() of the key.  Inserts should be paused, see the top
- * of this file.  Free the result with tracing_map_destroy_sort_entries().
+ * then by memcmp() of the key.  Inserts may go on meanwhile (see the top
+ * of this file): an entry published after its slot was read is left out,
+ * and sums updated during the sort can leave equal-looking entries out
+ * of order.  Free the result with tracing_map_destroy_sort_entries().
  *
  * Context: Process context, may sleep.
  * Return: The number of entries, -EINVAL for a bad sort key, or -ENOMEM.
