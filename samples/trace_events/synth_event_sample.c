@@ -91,7 +91,6 @@
 #include <linux/moduleparam.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/sysfs.h>
 #include <linux/timekeeping.h>
@@ -344,35 +343,36 @@ static int sample_thread_fn(void *data)
  * to a text command, as written to tracefs' synthetic_events, and the
  * event is created when the command runs.  This suits definitions put
  * together at run time; synth_event_create() does the same in one call
- * from an array.  The buffer is the caller's: MAX_DYNEVENT_CMD_LEN
- * bytes, too large for the stack.
+ * from an array.  The command text needs MAX_DYNEVENT_CMD_LEN bytes,
+ * too many for the stack: init runs once, so an __initdata buffer does.
  */
+static char work_cmd_text[MAX_DYNEVENT_CMD_LEN] __initdata;
+
+/* sample_work's fields after the two given to the start of the command */
+static const char * const work_more_fields[][2] __initconst = {
+	{ "u64", "len" },
+	{ "char[16]", "name" },
+};
+
 static int __init sample_create_work_event(void)
 {
-	struct dynevent_cmd cmd;
-	char *buf;
-	int ret;
+	struct dynevent_cmd work_cmd;
+	unsigned int i;
+	int err;
 
-	buf = kzalloc(MAX_DYNEVENT_CMD_LEN, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
+	synth_event_cmd_init(&work_cmd, work_cmd_text, sizeof(work_cmd_text));
 
-	synth_event_cmd_init(&cmd, buf, MAX_DYNEVENT_CMD_LEN);
-
-	/* The name, the owner and any number of "type", "name" pairs... */
-	ret = synth_event_gen_cmd_start(&cmd, SAMPLE_WORK, THIS_MODULE,
+	/* The command starts with the name, the owner and "type", "name" pairs */
+	err = synth_event_gen_cmd_start(&work_cmd, SAMPLE_WORK, THIS_MODULE,
 					"pid_t", "pid", "u64", "seq");
-	/* ...more fields, one at a time... */
-	if (!ret)
-		ret = synth_event_add_field(&cmd, "u64", "len");
-	if (!ret)
-		ret = synth_event_add_field(&cmd, "char[16]", "name");
-	/* ...and the event exists once the command has run. */
-	if (!ret)
-		ret = synth_event_gen_cmd_end(&cmd);
 
-	kfree(buf);
-	return ret;
+	/* fields can be appended one by one, e.g. from a table */
+	for (i = 0; !err && i < ARRAY_SIZE(work_more_fields); i++)
+		err = synth_event_add_field(&work_cmd, work_more_fields[i][0],
+					    work_more_fields[i][1]);
+
+	/* running the command creates the event */
+	return err ? err : synth_event_gen_cmd_end(&work_cmd);
 }
 
 /*
