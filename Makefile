@@ -11,7 +11,7 @@ export BASE DEBUG TESTS EXTRA_TESTS
 
 H := harness
 
-OUT         ?= out/series
+SERIES_OUT  ?= out/series
 
 .PHONY: help check run shell build print-base checkpatch diff fuzz stress \
 	series series-check docs clean-cache
@@ -51,7 +51,7 @@ checkpatch:
 	@$(H)/checkpatch.sh
 
 series:
-	@$(H)/series.sh $(OUT)
+	@$(H)/series.sh $(SERIES_OUT)
 
 series-check:
 	@SERIES_FULL=$(if $(filter 0,$(FULL)),0,1) $(H)/series-check.sh

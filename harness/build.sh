@@ -31,7 +31,7 @@ frag=$out/harness.config
 				[ -f "$REPO_DIR/$f" ] || have=0
 			done
 		else
-			grep -rqsx --include='Kconfig*' "config ${opt#CONFIG_}" "$src" || have=0
+			grep -rqsxE --include='Kconfig*' "(menu)?config ${opt#CONFIG_}[[:space:]]*" "$src" || have=0
 		fi
 		if [ $have = 1 ]; then
 			echo "$opt=$val"

@@ -88,6 +88,9 @@ if [ "$variant" = ours ]; then
 	(cd "$REPO_DIR" && python3 "$HARNESS_DIR/docs/examples.py" gen "$root/harness/docex" \
 		$(git ls-files --cached --others --exclude-standard -- 'Documentation/trace/*.rst')) ||
 		die "the runnable examples of Documentation/trace do not parse"
+	n=$(ls "$root/harness/docex" | grep -c '[.]sh$' || true)
+	[ "$n" -gt 0 ] || die "no runnable example in Documentation/trace"
+	echo "$n" >"$root/harness/docex/COUNT"
 fi
 
 # The harness's own checks of the guest (harness/guest/tests/, not part of

@@ -21,11 +21,13 @@ g() { git -C "$repo" "$@"; }
 # with its modules.
 "$HARNESS_DIR/host-deps.sh" python3-ply python3-git
 export PATH=/usr/bin:$PATH
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 
 "$HARNESS_DIR/series.sh" "$dir" >/dev/null
 patches=$(ls "$dir"/[0-9]*.patch | grep -v '/0000-cover-letter.patch$')
 
 say "series-check: git am of $(echo "$patches" | wc -l) patches onto the base"
+g am --abort >/dev/null 2>&1 || true	# left by an interrupted run
 g checkout -q -f -B check base
 g clean -q -fdx
 g -c user.name=harness -c user.email=harness@localhost am -q $patches ||

@@ -29,6 +29,8 @@ overlay=$("$HARNESS_DIR/overlay.sh")
 repo=$CACHE_DIR/series/git
 base_version=$(make -s -C "$base" kernelversion 2>/dev/null || echo "$BASE_VERSION")
 
+# No user or system git configuration in what we generate.
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 g() { git -C "$repo" "$@"; }
 
 # The base as a git repository with one commit, tagged "base".
@@ -58,7 +60,7 @@ export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email GIT_COMMITTER_DATE=$d
 
 project_files=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- \
 	kernel include Documentation tools samples |
-	while read -r f; do [ -f "$f" ] && echo "$f"; done | sort)
+	while read -r f; do if [ -f "$f" ]; then echo "$f"; fi; done | sort)
 owned=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/owned.txt")
 
 field() { # step-file key -> the values of its "key:" lines
@@ -69,12 +71,13 @@ field() { # step-file key -> the values of its "key:" lines
 final_maint=$(mktemp)
 trap 'rm -f "$final_maint" "$final_maint".*' EXIT
 cp "$base/MAINTAINERS" "$final_maint"
-patch -s -p1 --no-backup-if-mismatch "$final_maint" <"$patch_dir/$MAINTAINERS_PATCH" ||
+patch -s -p1 --batch --forward --no-backup-if-mismatch "$final_maint" <"$patch_dir/$MAINTAINERS_PATCH" ||
 	die "$MAINTAINERS_PATCH does not apply"
 entry_f=$(grep -E '^\+F:' "$patch_dir/$MAINTAINERS_PATCH" | sed 's/^+F:[[:space:]]*//')
 entry_name=$(grep -E '^\+[A-Z]' "$patch_dir/$MAINTAINERS_PATCH" | grep -v '^+[A-Z]:' | head -n 1 | sed 's/^+//')
 maintainers_now() { # the final MAINTAINERS, F: lines only for files the series changed so far
-	local pat f keep=() changed
+	local - pat f keep=() changed
+	set -f	# the F: patterns are matched below, never expanded
 	changed=$(g diff --cached --name-only base -- . ':!MAINTAINERS')
 	for pat in $entry_f; do
 		for f in $changed; do
@@ -85,7 +88,7 @@ maintainers_now() { # the final MAINTAINERS, F: lines only for files the series 
 			fi
 		done
 	done
-	awk -v keep="${keep[*]}" -v all="$(echo $entry_f)" -v entry="$entry_name" '
+	awk -v keep="${keep[*]}" -v all="$(printf '%s ' $entry_f)" -v entry="$entry_name" '
 		BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) K[k[i]] = 1
 			n = split(all, a, " "); for (i = 1; i <= n; i++) A[a[i]] = 1 }
 		# the whole entry goes while none of its files is there yet
@@ -103,7 +106,10 @@ used=$(mktemp -p "$(dirname "$final_maint")" "$(basename "$final_maint").XXXX")
 used_patches=""
 for step in "$steps_dir"/[0-9]*.txt; do
 	subject=$(head -n 1 "$step")
-	for pat in $(field "$step" files); do
+	set -f
+	pats=$(field "$step" files)
+	set +f
+	for pat in $pats; do
 		matched=0
 		for f in $project_files; do
 			# shellcheck disable=SC2053
@@ -118,7 +124,7 @@ for step in "$steps_dir"/[0-9]*.txt; do
 	done
 	for p in $(field "$step" patches); do
 		[ -f "$patch_dir/$p" ] || die "$(basename "$step"): no patch $p"
-		patch -s -p1 -d "$repo" --no-backup-if-mismatch <"$patch_dir/$p" ||
+		patch -s -p1 --batch --forward -d "$repo" --no-backup-if-mismatch <"$patch_dir/$p" ||
 			die "$(basename "$step"): $p does not apply"
 		used_patches="$used_patches $p"
 	done
@@ -148,22 +154,33 @@ for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patch_dir/series"); do
 	[[ " $used_patches " == *" $p "* ]] || die "patch $p is in no step"
 done
 
+[ -z "$(g status --porcelain --ignored)" ] ||
+	die "files left out of the commits: $(g status --porcelain --ignored | head -n 5)"
+
 # The final tree is the overlay the harness builds: every file the series
 # or the overlay touches has the same content (or is absent) in both.
 say "series: comparing the final tree with the overlay $overlay"
-bad=$( { g diff --name-only base series; echo "$project_files"; echo "$owned";
+bad=$( { g diff --no-renames --name-only base series; echo "$project_files"; echo "$owned";
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patch_dir/series" |
 		while read -r p; do grep -E '^\+\+\+ ' "$patch_dir/$p" | sed -e 's/^+++ [^/]*\///' -e 's/[[:space:]].*//'; done
 	} | sort -u | while read -r f; do
-		if [ -e "$repo/$f" ] || [ -e "$overlay/$f" ]; then
-			cmp -s "$repo/$f" "$overlay/$f" || echo "$f"
+		if g cat-file -e "series:$f" 2>/dev/null; then
+			g show "series:$f" | cmp -s - "$overlay/$f" || echo "$f"
+		elif [ -e "$overlay/$f" ]; then
+			echo "$f"
 		fi
 	done)
 [ -z "$bad" ] || die "the series' tree differs from the overlay in: $(echo $bad)"
 
-rm -rf "$out"
+# Only ever remove a previous series (patches and nothing else).
+if [ -e "$out" ]; then
+	[ -d "$out" ] && [ -z "$(find "$out" -mindepth 1 ! -name '*.patch')" ] ||
+		die "$out exists and is not a patch series: not overwriting it"
+	rm -rf "$out"
+fi
 mkdir -p "$out"
-g format-patch -q --cover-letter --base=base -o "$out" base..series >/dev/null
+g format-patch -q --cover-letter --base=base --no-signature --abbrev=12 \
+	-o "$out" base..series >/dev/null
 cover=$(ls "$out"/0000-cover-letter.patch)
 python3 - "$cover" "$steps_dir/cover.txt" <<'EOF'
 import sys

@@ -56,6 +56,8 @@ def parse(path, lines):
     while i < len(lines):
         m = re.match(r'^\.\. example: *([A-Za-z0-9_.-]+) *$', lines[i])
         if not m:
+            if re.match(r'^\s*\.\.\s+example', lines[i]):
+                sys.exit(f'{path}:{i + 1}: malformed or indented example marker')
             i += 1
             continue
         ex = Example(path, m.group(1), i + 1)
@@ -83,7 +85,9 @@ def parse(path, lines):
         ex.indent = indent_of(lines[i])
         if ex.indent <= base:
             sys.exit(f'{path}:{i + 1}: example {ex.name}: literal block not indented')
-        while i < len(lines) and (not lines[i].strip() or indent_of(lines[i]) > base):
+        # The block ends at the first line indented less than its first.
+        while i < len(lines) and (not lines[i].strip() or
+                                  indent_of(lines[i]) >= ex.indent):
             i += 1
         ex.last = i
         while ex.last > ex.first and not lines[ex.last - 1].strip():
@@ -151,7 +155,7 @@ def gen(outdir, files):
                 sh.append('workload >/dev/null 2>&1')
             sh.append(f'echo "@@CMD {k + 1}"')
             sh.append(f'{{ {cmd}\n}} 2>/dev/null')
-        sh += ex.hidden['cleanup']
+        sh += [hidden_cmd(c) for c in ex.hidden['cleanup']]
         sh.append('exit 0')
         with open(stem + '.sh', 'w') as f:
             f.write('\n'.join(sh) + '\n')
@@ -197,7 +201,11 @@ def update(log, files):
                     k = int(m.group(1))
                     outs[k] = []
                 elif k is not None:
-                    outs[k].append(line.expandtabs(8).rstrip())
+                    line = line.expandtabs(8).rstrip()
+                    if is_command(line):
+                        sys.exit(f'{path}: example {ex.name}: output line '
+                                 f'{line!r} would read as a command')
+                    outs[k].append(line)
             block = []
             pad = ' ' * ex.indent
             for k, (cmd, _) in enumerate(ex.steps):

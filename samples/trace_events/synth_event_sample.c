@@ -52,10 +52,12 @@
  *   # cd /sys/kernel/tracing
  *   # cat events/synthetic/sample_work/format
  *
- * Bytes of work per name, then a burst of 20 events:
+ * Bytes of work per name, then a burst of 20 events (read the histogram
+ * once "emitted" has grown by 20):
  *
  *   # echo 'hist:keys=name:vals=len' >> events/synthetic/sample_work/trigger
  *   # echo 20 > /sys/module/synth_event_sample/parameters/burst
+ *   # cat /sys/module/synth_event_sample/parameters/emitted
  *   # cat events/synthetic/sample_work/hist
  *
  * Ticks per CPU, and how late the timer fires (delta_ns in powers of 2):
@@ -67,7 +69,7 @@
  * The events can be enabled like any other, too ("echo 1 >
  * events/synthetic/sample_tick/enable", then read "trace").
  *
- * Every trigger on the module's events, and every enabled file, holds a
+ * Every event file with triggers on it, and every enabled one, holds a
  * reference on the module: rmmod fails while any is left.  Remove them
  * first (with the "!" form of each trigger, or by truncating the trigger
  * file, ": > trigger"), disable what was enabled, then unload; the
@@ -390,7 +392,8 @@ static void sample_delete(const char *name)
 	int ret = synth_event_delete(name);
 
 	if (ret)
-		pr_warn("%s not deleted (%d), still in use\n", name, ret);
+		pr_warn("%s not deleted (%d)%s\n", name, ret,
+			ret == -EBUSY ? ", still in use" : "");
 }
 
 static int __init synth_event_sample_init(void)
