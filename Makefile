@@ -14,7 +14,7 @@ H := harness
 SERIES_OUT  ?= out/series
 
 .PHONY: help check run shell build print-base checkpatch diff fuzz stress \
-	series series-check docs clean-cache
+	series series-check docs bench clean-cache
 
 help:
 	@sed -n '/^## Commands/,/^## /p' README.md | sed '$$d'
@@ -58,6 +58,9 @@ series-check:
 
 docs:
 	@$(H)/docs.sh
+
+bench:
+	@$(H)/bench.sh
 
 clean-cache:
 	rm -rf $${HARNESS_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/hist-harness}

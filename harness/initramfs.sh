@@ -141,6 +141,7 @@ fi
 	echo "VARIANT=$variant"
 	echo "STRESS_SHORT=${STRESS_SHORT:-1}"
 	echo "FUZZ_FLAGS='${FUZZ_FLAGS:-}'"
+	echo "BENCH_N=${BENCH_N:-200000}"
 } >"$root/harness/env"
 # make fuzz: the generated script.
 if [ "$mode" = fuzz ]; then
@@ -149,6 +150,7 @@ if [ "$mode" = fuzz ]; then
 fi
 cp "$HARNESS_DIR/guest/init" "$root/init"
 cp "$HARNESS_DIR/guest/demo.sh" "$root/harness/demo.sh"
+cp "$HARNESS_DIR/guest/bench.sh" "$root/harness/bench.sh"
 chmod +x "$root/init"
 
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"

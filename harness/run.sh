@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build, boot and run the guest.
-#   run.sh check|run|shell
+#   run.sh check|run|shell|bench
 # Environment: BASE=ours|stock, DEBUG=0|1, TESTS, EXTRA_TESTS, GUEST_TIMEOUT,
 # NO_BUILD=1 (boot the existing build), QEMU_ACCEL, QEMU_SMP, RUN_TAG.
 . "$(dirname "$0")/lib.sh"
@@ -32,7 +32,12 @@ timeout=${GUEST_TIMEOUT:-2700}
 # one patched it (an "Oops: int3" at a static call site being switched,
 # reproduced on the stock kernel under trigger churn); both vCPUs still
 # interleave.  QEMU_ACCEL=tcg brings multi-threaded TCG back.
-qemu=(qemu-system-x86_64 -machine pc -accel "${QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp "${QEMU_SMP:-2}" -m "$mem"
+# make bench: one vCPU and -icount shift=0, so a guest nanosecond is one
+# guest instruction and timings repeat.
+smp=${QEMU_SMP:-2}
+icount=()
+[ "$mode" = bench ] && smp=1 && icount=(-icount shift=0)
+qemu=(qemu-system-x86_64 -machine pc -accel "${QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp "$smp" "${icount[@]}" -m "$mem"
       -kernel "$build/arch/x86/boot/bzImage" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 rdinit=/init"
       -no-reboot -nic none)

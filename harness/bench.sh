@@ -1,0 +1,55 @@
+#!/bin/bash
+# make bench: the cost of hist triggers on the stock kernel and ours.
+#
+# Builds both kernels (same config), boots each once with one vCPU and
+# QEMU -icount shift=0 (a guest nanosecond is a guest instruction, so
+# runs repeat) and runs harness/guest/bench.sh: per mode, the guest
+# instructions of one lseek() on an fd nobody has open, with the mode's
+# triggers on sys_enter_lseek (and sys_exit_lseek).  Prints one table and
+# saves it in out/bench/ (BENCH_OUT):
+#   whole  = mode - baseline (the event and everything it runs)
+#   hist   = mode - nomatch  (beyond a hist trigger whose filter never
+#            matches: the event's record and filter are shared dispatch)
+# BENCH_N sets the lseeks per mode (default 200000).
+. "$(dirname "$0")/lib.sh"
+
+outdir=${BENCH_OUT:-$REPO_DIR/out/bench}
+mkdir -p "$outdir"
+declare -A cost
+for v in stock ours; do
+	if [ "${NO_BUILD:-0}" != 1 ]; then
+		"$HARNESS_DIR/build.sh" "$v" 0 >/dev/null
+	fi
+	BASE=$v DEBUG=0 NO_BUILD=1 "$HARNESS_DIR/run.sh" bench >&2 ||
+		die "the $v guest failed (see its console log)"
+	results=$CACHE_DIR/logs/results-$v-bench.log
+	if grep -q '^@@BENCH-ERROR' "$results"; then
+		grep -A3 '^@@BENCH-ERROR' "$results" >&2
+		die "a mode could not be set up on $v"
+	fi
+	while read -r _ mode ns; do
+		cost[$v,$mode]=$ns
+	done < <(grep '^@@BENCH ' "$results")
+	[ -n "${cost[$v,baseline]:-}" ] || die "no results from the $v guest"
+done
+
+table=$outdir/bench-$(date -u +%Y%m%d-%H%M%S).txt
+{
+	echo "make bench: guest instructions per lseek() (QEMU -icount shift=0, 1 vCPU), $(date -u +%F)"
+	echo "whole = mode - baseline; hist = mode - nomatch (ratio: ours / stock)"
+	echo
+	printf '%-18s %10s %10s %10s %10s %10s %7s %7s\n' mode stock ours \
+		"stock-whl" "ours-whl" "ours-hist" whole hist
+	for mode in $(grep '^@@BENCH ' "$CACHE_DIR/logs/results-stock-bench.log" | awk '{ print $2 }'); do
+		awk -v m="$mode" -v s="${cost[stock,$mode]}" -v o="${cost[ours,$mode]:-nan}" \
+			-v sb="${cost[stock,baseline]}" -v ob="${cost[ours,baseline]}" \
+			-v sn="${cost[stock,nomatch]}" -v on="${cost[ours,nomatch]}" 'BEGIN {
+			sw = s - sb; ow = o - ob; sh = s - sn; oh = o - on
+			rw = sw > 0 ? sprintf("%.2f", ow / sw) : "-"
+			rh = (sh > 0 && m != "nomatch") ? sprintf("%.2f", oh / sh) : "-"
+			printf "%-18s %10.1f %10.1f %10.1f %10.1f %10s %7s %7s\n", m, s, o, sw, ow,
+				m == "baseline" ? "-" : sprintf("%.1f", oh), rw, rh
+		}'
+	done
+} | tee "$table"
+say "bench: saved in $table"

@@ -1,0 +1,71 @@
+#!/bin/sh
+# make bench, in the guest: for every mode, set the triggers up, run
+# /bin/bench and print "@@BENCH <mode> <ns per lseek>" (guest instructions
+# under -icount shift=0).  harness/bench.sh compares the two kernels.
+cd /sys/kernel/tracing || exit 1
+. /harness/env
+N=${BENCH_N:-200000}
+E=events/syscalls/sys_enter_lseek
+X=events/syscalls/sys_exit_lseek
+M='if fd == 4242'
+
+clear() {
+	for f in $X/trigger $E/trigger events/synthetic/bench_lat/trigger; do
+		[ -f $f ] && : > $f
+	done
+	[ -d events/synthetic/bench_lat ] && echo '!bench_lat u64 lat' >> synthetic_events
+	echo 0 > events/enable
+	return 0
+}
+
+run() { # mode keys trigger...
+	mode=$1 keys=$2
+	shift 2
+	clear
+	for t in "$@"; do
+		case $t in
+		synth:*) echo "${t#synth:}" >> synthetic_events ;;
+		exit:*) echo "${t#exit:}" >> $X/trigger ;;
+		lat:*) echo "${t#lat:}" >> events/synthetic/bench_lat/trigger ;;
+		*) echo "$t" >> $E/trigger ;;
+		esac || { echo "@@BENCH-ERROR $mode: $t"; cat error_log; return; }
+	done
+	ns=$(/bin/bench $N $keys)
+	# the mode must have counted what it was meant to: every lseek (the
+	# synthetic event's histogram for the pipeline), none for nomatch
+	want=$N hf=$E/hist
+	[ -d events/synthetic/bench_lat ] && hf=events/synthetic/bench_lat/hist
+	[ $mode = nomatch ] && want=0
+	if [ $mode != baseline ]; then
+		hits=$(grep -m1 '^    Hits:' $hf | awk '{ print $2 }')
+		bad=0
+		if [ $mode = nomatch ]; then
+			[ "${hits:-0}" = 0 ] || bad=1
+		else
+			[ "${hits:-0}" -ge $want ] || bad=1
+		fi
+		if [ $bad = 1 ]; then
+			echo "@@BENCH-ERROR $mode: $hf counted ${hits:-nothing}, expected $want"
+			return
+		fi
+	fi
+	echo "@@BENCH $mode $ns"
+}
+
+echo 0 > tracing_on
+run baseline 1
+run nomatch 1 "hist:keys=fd if fd == 1"
+run keys=fd 1 "hist:keys=fd $M"
+run keys=common_pid,fd 1 "hist:keys=common_pid,fd $M"
+run key+value 1 "hist:keys=fd:vals=offset $M"
+# hitcount and two sums: the most values stock takes
+run 3-values 1 "hist:keys=fd:vals=offset,whence $M"
+run log2-key 64 "hist:keys=offset.log2 $M"
+run expr-var 1 "hist:keys=fd:x=offset+whence*2 $M"
+run ts-var 1 "hist:keys=fd:ts=common_timestamp.usecs $M"
+run stacktrace-key 1 "hist:keys=common_stacktrace $M"
+run 2048-keys 2048 "hist:keys=offset $M"
+run pipeline 1 "synth:bench_lat u64 lat" "hist:keys=common_pid:ts0=common_timestamp.usecs $M" \
+	"exit:hist:keys=common_pid:lat=common_timestamp.usecs-\$ts0:onmatch(syscalls.sys_enter_lseek).trace(bench_lat,\$lat) if ret == -9" \
+	"lat:hist:keys=lat.log2"
+clear
