@@ -30,6 +30,13 @@ for v in stock ours; do
 	while read -r _ mode ns; do
 		cost[$v,$mode]=$ns
 	done < <(grep '^@@BENCH ' "$results")
+	while read -r _ k ns bytes; do
+		cost[$v,read$k]=$ns
+		cost[$v,bytes$k]=$bytes
+	done < <(grep '^@@BENCH-READ ' "$results")
+	while read -r _ label kb; do
+		cost[$v,mem$label]=$kb
+	done < <(grep '^@@BENCH-MEM ' "$results")
 	[ -n "${cost[$v,baseline]:-}" ] || die "no results from the $v guest"
 done
 
@@ -49,6 +56,22 @@ table=$outdir/bench-$(date -u +%Y%m%d-%H%M%S).txt
 			rh = (sh > 0 && m != "nomatch") ? sprintf("%.2f", oh / sh) : "-"
 			printf "%-18s %10.1f %10.1f %10.1f %10.1f %10s %7s %7s\n", m, s, o, sw, ow,
 				m == "baseline" ? "-" : sprintf("%.1f", oh), rw, rh
+		}'
+	done
+	echo
+	echo "reading hist (guest instructions for the whole file, and per entry)"
+	printf '%-18s %14s %14s %10s %10s %7s\n' entries stock ours stock/ent ours/ent ratio
+	for k in $(grep '^@@BENCH-READ ' "$CACHE_DIR/logs/results-stock-bench.log" | awk '{ print $2 }'); do
+		awk -v k="$k" -v s="${cost[stock,read$k]}" -v o="${cost[ours,read$k]:-0}" 'BEGIN {
+			printf "%-18s %14.0f %14.0f %10.0f %10.0f %7.2f\n", k, s, o, s / k, o / k, o / s
+		}'
+	done
+	echo
+	echo "memory (MemFree drop, kB) of hist triggers on events that never fire"
+	printf '%-18s %14s %14s %7s\n' triggers stock ours ratio
+	for l in $(grep '^@@BENCH-MEM ' "$CACHE_DIR/logs/results-stock-bench.log" | awk '{ print $2 }'); do
+		awk -v l="$l" -v s="${cost[stock,mem$l]}" -v o="${cost[ours,mem$l]:-0}" 'BEGIN {
+			printf "%-18s %14d %14d %7.2f\n", l, s, o, (s > 0 ? o / s : 0)
 		}'
 	done
 } | tee "$table"

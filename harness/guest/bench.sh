@@ -68,4 +68,51 @@ run 2048-keys 2048 "hist:keys=offset $M"
 run pipeline 1 "synth:bench_lat u64 lat" "hist:keys=common_pid:ts0=common_timestamp.usecs $M" \
 	"exit:hist:keys=common_pid:lat=common_timestamp.usecs-\$ts0:onmatch(syscalls.sys_enter_lseek).trace(bench_lat,\$lat) if ret == -9" \
 	"lat:hist:keys=lat.log2"
+
+# Reading a histogram of K entries: filled with K distinct offsets, then
+# read whole: "@@BENCH-READ K ns bytes".
+read_hist() { # entries
+	clear
+	echo "hist:keys=offset:size=131072 $M" >> $E/trigger
+	/bin/bench $1 $1 > /dev/null
+	entries=$(grep -m1 '^    Entries:' $E/hist | awk '{ print $2 }')
+	if [ "$entries" != $1 ]; then
+		echo "@@BENCH-ERROR read-$1: $entries entries"
+		return
+	fi
+	echo "@@BENCH-READ $1 $(/bin/bench read $E/hist)"
+}
+read_hist 1024
+read_hist 32768
+read_hist 131072
+
+# Memory: MemFree before and after hist triggers that never fire, on
+# idle syscall events: "@@BENCH-MEM label kB".
+memfree() { awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
+mem_idle() { # label size count
+	clear
+	sync
+	before=$(memfree)
+	n=0
+	for d in events/syscalls/sys_enter_*; do
+		case $d in *lseek) continue ;; esac
+		[ $n -lt $3 ] || break
+		echo "hist:keys=common_pid:size=$2" >> $d/trigger || {
+			echo "@@BENCH-ERROR mem-$1: $d"
+			return
+		}
+		n=$((n + 1))
+	done
+	after=$(memfree)
+	echo "@@BENCH-MEM $1 $((before - after))"
+	n=0
+	for d in events/syscalls/sys_enter_*; do
+		case $d in *lseek) continue ;; esac
+		[ $n -lt $3 ] || break
+		: > $d/trigger
+		n=$((n + 1))
+	done
+}
+mem_idle 64x2048 2048 64
+mem_idle 1x131072 131072 1
 clear
