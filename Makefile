@@ -14,7 +14,7 @@ H := harness
 SERIES_OUT  ?= out/series
 
 .PHONY: help check run shell build print-base checkpatch diff fuzz stress \
-	series series-check docs bench clean-cache
+	series series-check docs bench profile clean-cache
 
 help:
 	@sed -n '/^## Commands/,/^## /p' README.md | sed '$$d'
@@ -61,6 +61,9 @@ docs:
 
 bench:
 	@$(H)/bench.sh
+
+profile:
+	@MODE='$(MODE)' $(H)/profile.sh
 
 clean-cache:
 	rm -rf $${HARNESS_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/hist-harness}

@@ -142,6 +142,9 @@ fi
 	echo "STRESS_SHORT=${STRESS_SHORT:-1}"
 	echo "FUZZ_FLAGS='${FUZZ_FLAGS:-}'"
 	echo "BENCH_N=${BENCH_N:-200000}"
+	echo "BENCH_PROFILE='${BENCH_PROFILE:-}'"
+	echo "BENCH_SMP=${BENCH_SMP:-0}"
+	echo "BENCH_SMP_N=${BENCH_SMP_N:-200000}"
 } >"$root/harness/env"
 # make fuzz: the generated script.
 if [ "$mode" = fuzz ]; then

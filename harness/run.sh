@@ -36,11 +36,17 @@ timeout=${GUEST_TIMEOUT:-2700}
 # guest instruction and timings repeat.
 smp=${QEMU_SMP:-2}
 icount=()
-[ "$mode" = bench ] && smp=1 && icount=(-icount shift=0)
+# BENCH_SMP=1: make bench's throughput boot, 2 vCPUs in real time.
+if [ "$mode" = bench ] && [ "${BENCH_SMP:-0}" != 1 ]; then
+	smp=1
+	icount=(-icount shift=0)
+fi
 qemu=(qemu-system-x86_64 -machine pc -accel "${QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp "$smp" "${icount[@]}" -m "$mem"
       -kernel "$build/arch/x86/boot/bzImage" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 rdinit=/init"
       -no-reboot -nic none)
+# make profile: a gdb stub on localhost
+[ -n "${QEMU_GDB_PORT:-}" ] && qemu+=(-gdb "tcp:127.0.0.1:$QEMU_GDB_PORT")
 
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -nographic

@@ -7,13 +7,15 @@ cd /sys/kernel/tracing || exit 1
 N=${BENCH_N:-200000}
 E=events/syscalls/sys_enter_lseek
 X=events/syscalls/sys_exit_lseek
+K=events/kprobes/bench_comm
 M='if fd == 4242'
 
 clear() {
-	for f in $X/trigger $E/trigger events/synthetic/bench_lat/trigger; do
+	for f in $X/trigger $E/trigger events/synthetic/bench_lat/trigger $K/trigger; do
 		[ -f $f ] && : > $f
 	done
 	[ -d events/synthetic/bench_lat ] && echo '!bench_lat u64 lat' >> synthetic_events
+	[ -d $K ] && echo '-:kprobes/bench_comm' >> kprobe_events
 	echo 0 > events/enable
 	return 0
 }
@@ -21,25 +23,34 @@ clear() {
 run() { # mode keys trigger...
 	mode=$1 keys=$2
 	shift 2
+	[ -z "${BENCH_PROFILE:-}" ] || [ "$BENCH_PROFILE" = "$mode" ] || return 0
 	clear
 	for t in "$@"; do
 		case $t in
 		synth:*) echo "${t#synth:}" >> synthetic_events ;;
 		exit:*) echo "${t#exit:}" >> $X/trigger ;;
 		lat:*) echo "${t#lat:}" >> events/synthetic/bench_lat/trigger ;;
+		kprobe:*) echo "${t#kprobe:}" >> kprobe_events ;;
+		kp:*) echo "${t#kp:}" >> $K/trigger ;;
 		*) echo "$t" >> $E/trigger ;;
 		esac || { echo "@@BENCH-ERROR $mode: $t"; cat error_log; return; }
 	done
+	if [ -n "${BENCH_PROFILE:-}" ]; then
+		# make profile: the host single-steps one event of this mode
+		echo "@@PROFILE-READY $mode"
+		exec /bin/bench 2000000000 $keys
+	fi
 	ns=$(/bin/bench $N $keys)
 	# the mode must have counted what it was meant to: every lseek (the
 	# synthetic event's histogram for the pipeline), none for nomatch
 	want=$N hf=$E/hist
 	[ -d events/synthetic/bench_lat ] && hf=events/synthetic/bench_lat/hist
-	[ $mode = nomatch ] && want=0
+	[ -d $K ] && hf=$K/hist
+	case $mode in *nomatch) want=0 ;; esac
 	if [ $mode != baseline ]; then
 		hits=$(grep -m1 '^    Hits:' $hf | awk '{ print $2 }')
 		bad=0
-		if [ $mode = nomatch ]; then
+		if [ $want = 0 ]; then
 			[ "${hits:-0}" = 0 ] || bad=1
 		else
 			[ "${hits:-0}" -ge $want ] || bad=1
@@ -53,45 +64,19 @@ run() { # mode keys trigger...
 }
 
 echo 0 > tracing_on
-run baseline 1
-run nomatch 1 "hist:keys=fd if fd == 1"
-run keys=fd 1 "hist:keys=fd $M"
-run keys=common_pid,fd 1 "hist:keys=common_pid,fd $M"
-run key+value 1 "hist:keys=fd:vals=offset $M"
-# hitcount and two sums: the most values stock takes
-run 3-values 1 "hist:keys=fd:vals=offset,whence $M"
-run log2-key 64 "hist:keys=offset.log2 $M"
-run expr-var 1 "hist:keys=fd:x=offset+whence*2 $M"
-run ts-var 1 "hist:keys=fd:ts=common_timestamp.usecs $M"
-run stacktrace-key 1 "hist:keys=common_stacktrace $M"
-run 2048-keys 2048 "hist:keys=offset $M"
-run pipeline 1 "synth:bench_lat u64 lat" "hist:keys=common_pid:ts0=common_timestamp.usecs $M" \
-	"exit:hist:keys=common_pid:lat=common_timestamp.usecs-\$ts0:onmatch(syscalls.sys_enter_lseek).trace(bench_lat,\$lat) if ret == -9" \
-	"lat:hist:keys=lat.log2"
-
-# Reading a histogram of K entries: filled with K distinct offsets, then
-# read whole: "@@BENCH-READ K ns bytes".
-read_hist() { # entries
-	clear
-	echo "hist:keys=offset:size=131072 $M" >> $E/trigger
-	/bin/bench $1 $1 > /dev/null
-	entries=$(grep -m1 '^    Entries:' $E/hist | awk '{ print $2 }')
-	if [ "$entries" != $1 ]; then
-		echo "@@BENCH-ERROR read-$1: $entries entries"
-		return
-	fi
-	echo "@@BENCH-READ $1 $(/bin/bench read $E/hist)"
-}
-read_hist 1024
-read_hist 32768
-read_hist 131072
 
 # Memory: MemFree before and after hist triggers that never fire, on
-# idle syscall events: "@@BENCH-MEM label kB".
+# idle syscall events: "@@BENCH-MEM label kB".  First of all modes, the
+# large one first: pages freed by an earlier mode wait on the per-CPU
+# free lists, which MemFree does not count, and a new allocation that
+# takes them from there would not show.
 memfree() { awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
 mem_idle() { # label size count
 	clear
 	sync
+	# what the previous mode freed (some of it after an RCU grace
+	# period) must not be counted against this one
+	sleep 2
 	before=$(memfree)
 	n=0
 	for d in events/syscalls/sys_enter_*; do
@@ -113,6 +98,69 @@ mem_idle() { # label size count
 		n=$((n + 1))
 	done
 }
-mem_idle 64x2048 2048 64
-mem_idle 1x131072 131072 1
+[ -z "${BENCH_PROFILE:-}" ] && [ "${BENCH_SMP:-0}" != 1 ] && {
+	mem_idle 1x131072 131072 1
+	mem_idle 64x2048 2048 64
+}
+
+# make bench's second boot (2 vCPUs, multi-threaded TCG, real time): the
+# same key hammered by one task, then by two on both CPUs, best of three
+# each: "@@BENCH-SMP tasks ns" for BENCH_SMP_N lseeks per task.
+if [ "${BENCH_SMP:-0}" = 1 ]; then
+	SN=${BENCH_SMP_N:-200000}
+	echo "hist:keys=fd $M" >> $E/trigger
+	for p in 1 2; do
+		best=
+		for _ in 1 2 3; do
+			ns=$(/bin/bench procs $p $SN) || { echo "@@BENCH-ERROR smp-$p"; exit 0; }
+			[ -z "$best" ] || [ "$ns" -lt "$best" ] && best=$ns
+		done
+		echo "@@BENCH-SMP $p $best"
+	done
+	hits=$(grep -m1 '^    Hits:' $E/hist | awk '{ print $2 }')
+	[ "${hits:-0}" -ge $((SN * 9)) ] || echo "@@BENCH-ERROR smp: counted ${hits:-nothing}, expected $((SN * 9))"
+	exit 0
+fi
+
+run baseline 1
+run nomatch 1 "hist:keys=fd if fd == 1"
+run keys=fd 1 "hist:keys=fd $M"
+run keys=common_pid,fd 1 "hist:keys=common_pid,fd $M"
+run key+value 1 "hist:keys=fd:vals=offset $M"
+# hitcount and two sums: the most values stock takes
+run 3-values 1 "hist:keys=fd:vals=offset,whence $M"
+run log2-key 64 "hist:keys=offset.log2 $M"
+run expr-var 1 "hist:keys=fd:x=offset+whence*2 $M"
+run ts-var 1 "hist:keys=fd:ts=common_timestamp.usecs $M"
+run stacktrace-key 1 "hist:keys=common_stacktrace $M"
+run 2048-keys 2048 "hist:keys=offset $M"
+run pipeline 1 "synth:bench_lat u64 lat" "hist:keys=common_pid:ts0=common_timestamp.usecs $M" \
+	"exit:hist:keys=common_pid:lat=common_timestamp.usecs-\$ts0:onmatch(syscalls.sys_enter_lseek).trace(bench_lat,\$lat) if ret == -9" \
+	"lat:hist:keys=lat.log2"
+
+# A string key: the task's comm, fetched by a kprobe on __x64_sys_lseek
+# ($comm, a dynamic string; fd is pt_regs->di, 112 bytes in), compared
+# with the same kprobe and a trigger that never matches ("kp-" modes
+# have kp-nomatch as their nomatch).
+KP='kprobe:p:kprobes/bench_comm __x64_sys_lseek comm=$comm fd=+112(%di):s32'
+run kp-nomatch 1 "$KP" "kp:hist:keys=comm if fd == 1"
+run kp-string-key 1 "$KP" "kp:hist:keys=comm if fd == 4242"
+
+# Reading a histogram of K entries: filled with K distinct offsets, then
+# read whole: "@@BENCH-READ K ns bytes".
+read_hist() { # entries
+	clear
+	echo "hist:keys=offset:size=131072 $M" >> $E/trigger
+	/bin/bench $1 $1 > /dev/null
+	entries=$(grep -m1 '^    Entries:' $E/hist | awk '{ print $2 }')
+	if [ "$entries" != $1 ]; then
+		echo "@@BENCH-ERROR read-$1: $entries entries"
+		return
+	fi
+	echo "@@BENCH-READ $1 $(/bin/bench read $E/hist)"
+}
+read_hist 1024
+read_hist 32768
+read_hist 131072
+
 clear

@@ -379,38 +379,19 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 	return 0;
 }
 
-static int elt_data_alloc(struct tracing_map_elt *elt)
-{
-	struct hist_data *hd = elt->map->private_data;
-
-	elt->private_data = kzalloc(struct_size_t(struct hist_elt_data, strs,
-						  hd->n_elt_slots *
-						  HIST_VAR_STR_SIZE),
-				    GFP_KERNEL);
-	return elt->private_data ? 0 : -ENOMEM;
-}
-
-static void elt_data_free(struct tracing_map_elt *elt)
-{
-	kfree(elt->private_data);
-	elt->private_data = NULL;
-}
-
 /* Runs in the inserting event's context, which may be NMI. */
 static void execname_init(struct tracing_map_elt *elt)
 {
-	char *comm = elt->private_data;
+	struct hist_elt_data *ed = tracing_map_elt_data(elt);
 
 	if (!current->pid)
-		strscpy(comm, "<idle>", TASK_COMM_LEN);
+		strscpy(ed->comm, "<idle>", TASK_COMM_LEN);
 	else
-		memcpy(comm, current->comm, TASK_COMM_LEN);
-	comm[TASK_COMM_LEN - 1] = '\0';
+		memcpy(ed->comm, current->comm, TASK_COMM_LEN);
+	ed->comm[TASK_COMM_LEN - 1] = '\0';
 }
 
-static const struct tracing_map_ops elt_data_ops = {
-	.elt_alloc	= elt_data_alloc,
-	.elt_free	= elt_data_free,
+static const struct tracing_map_ops execname_ops = {
 	.elt_init	= execname_init,
 };
 
@@ -424,17 +405,25 @@ static int create_map(struct hist_data *hd)
 	unsigned int i;
 	int idx, ret;
 
+	/* the comm is taken when an entry is created, for .execname keys */
 	for (i = hist_first_key(hd); i < hd->n_fields; i++)
 		if (hd->fields[i]->flags & HIST_FIELD_FL_EXECNAME)
-			ops = &elt_data_ops;
-	if (hd->n_elt_slots)
-		ops = &elt_data_ops;
+			ops = &execname_ops;
 
 	hd->map = tracing_map_create(bits, hd->key_size, ops, hd);
 	if (IS_ERR(hd->map)) {
 		ret = PTR_ERR(hd->map);
 		hd->map = NULL;
 		return ret;
+	}
+	if (ops || hd->n_elt_slots) {
+		size_t size = struct_size_t(struct hist_elt_data, strs,
+					    hd->n_elt_slots *
+					    HIST_VAR_STR_SIZE);
+
+		ret = tracing_map_set_data_size(hd->map, size);
+		if (ret)
+			return ret;
 	}
 
 	for (i = 0; i < hd->n_vals; i++) {
@@ -694,8 +683,14 @@ static void hist_trigger_probe(struct event_trigger_data *data,
 			       struct trace_buffer *buffer, void *rec,
 			       struct ring_buffer_event *rbe)
 {
-	if (likely(rec))
-		hist_data_update(data->private_data, buffer, rec, rbe);
+	struct hist_data *hd = data->private_data;
+
+	if (unlikely(!rec))
+		return;
+	if (hd->fast_path)
+		hist_fast_update(hd, rec);
+	else
+		hist_data_update(hd, buffer, rec, rbe);
 }
 
 static int hist_trigger_init(struct event_trigger_data *data)
@@ -776,9 +771,13 @@ static struct event_trigger_ops *hist_get_trigger_ops(char *cmd, char *param)
 }
 
 /*
- * Switch on what the histogram needs of its trace instance: the clock and
- * unbuffered events for timestamps, the conditional snapshot.  All or
- * nothing.
+ * Switch on what the histogram needs of its trace instance: the clock for
+ * timestamps, the conditional snapshot.  All or nothing.  Unlike upstream,
+ * timestamps do not turn event buffering off: an event held in the per-CPU
+ * buffered page (filtered or soft-disabled) takes its common_timestamp
+ * from the buffer's clock when the trigger runs (see timestamp() in
+ * trace_hist_run.c), which spares every event a ring buffer reservation
+ * and discard.
  */
 static int hist_arm(struct hist_data *hd, struct trace_array *tr)
 {
@@ -790,17 +789,12 @@ static int hist_arm(struct hist_data *hd, struct trace_array *tr)
 			hist_log(hd, HIST_ERR_SET_CLOCK_FAIL, hd->clock);
 			return ret;
 		}
-		tracing_set_filter_buffering(tr, true);
-		/* events buffered before this must not reach the trigger */
-		tracepoint_synchronize_unregister();
 	}
 	hist_timestamps_bind(hd, tr);
 
 	ret = hist_actions_register(hd);
 	if (ret) {
 		hist_actions_unregister(hd);
-		if (hd->uses_timestamps)
-			tracing_set_filter_buffering(tr, false);
 		return ret;
 	}
 	hd->armed = true;
@@ -809,8 +803,7 @@ static int hist_arm(struct hist_data *hd, struct trace_array *tr)
 
 /*
  * Undo hist_arm(), once no event runs the trigger any more: only then may
- * its snapshot go and events be buffered again (a buffered event has no
- * ring buffer time stamp to give common_timestamp).
+ * its snapshot go.
  */
 static void hist_disarm(struct hist_data *hd)
 {
@@ -818,24 +811,16 @@ static void hist_disarm(struct hist_data *hd)
 		return;
 	hd->armed = false;
 	hist_actions_unregister(hd);
-	if (hd->uses_timestamps)
-		tracing_set_filter_buffering(hd->event_file->tr, false);
 }
 
 /*
  * hist_disarm() for a trigger freed because its instance is being
- * removed: the remover holds trace_types_lock, which
- * tracing_set_filter_buffering() would take again.
+ * removed, with trace_types_lock held by the remover.
  */
 static void hist_disarm_removed(struct hist_data *hd)
 {
-	struct trace_array *tr = hd->event_file->tr;
-
 	lockdep_assert_held(&trace_types_lock);
-	hd->armed = false;
-	hist_actions_unregister(hd);
-	if (hd->uses_timestamps && !WARN_ON_ONCE(!tr->no_filter_buffering_ref))
-		tr->no_filter_buffering_ref--;
+	hist_disarm(hd);
 }
 
 static int hist_register(char *glob, struct event_trigger_data *data,
@@ -1098,6 +1083,7 @@ static int hist_parse(struct event_command *cmd_ops,
 		hist_data_free(hd);
 		goto out;
 	}
+	hist_fast_prepare(hd);
 
 	ret = -ENOMEM;
 	data = trigger_data_alloc(cmd_ops, cmd, param, hd);
@@ -1350,7 +1336,7 @@ u64 hist_elt_key(struct hist_data *hd, struct tracing_map_elt *elt,
 {
 	struct hist_field *f = hd->fields[hist_first_key(hd) + i];
 
-	return *(u64 *)(elt->key + f->key_offset);
+	return *(u64 *)(tracing_map_elt_key(elt) + f->key_offset);
 }
 
 /**
@@ -1589,7 +1575,7 @@ static u64 hist_file_count(struct trace_event_file *file)
 		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST ||
 		    !hd || !hd->map)
 			continue;
-		n += (u64)atomic64_read(&hd->map->hits);
+		n += tracing_map_read_hits(hd->map);
 	}
 	return n;
 }
@@ -1642,6 +1628,25 @@ static int hist_show(struct seq_file *m, void *v)
 	return hist_files_show(m, false);
 }
 
+/* The largest buffer a hist file is opened with (it may grow later). */
+#define HIST_READ_BUF_MAX	(32UL << 20)
+
+static size_t hist_file_size_hint(struct trace_event_file *file)
+{
+	struct event_trigger_data *data;
+	size_t size = 0;
+
+	list_for_each_entry(data, &file->triggers, list) {
+		struct hist_data *hd = data->private_data;
+
+		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST ||
+		    !hd || !hd->map)
+			continue;
+		size += hist_data_size_hint(hd);
+	}
+	return size;
+}
+
 /*
  * seq_file wants private_data for itself; the event stays in i_private
  * and our per-open state hangs off the seq_file.
@@ -1651,6 +1656,7 @@ static int hist_files_open(struct inode *inode, struct file *file,
 {
 	struct trace_event_file *event_file;
 	struct hist_file_data *hfd;
+	size_t size = 0;
 	int ret;
 
 	ret = tracing_open_file_tr(inode, file);
@@ -1664,10 +1670,20 @@ static int hist_files_open(struct inode *inode, struct file *file,
 	hfd->file = file;
 	mutex_lock(&event_mutex);
 	event_file = event_file_file(file);
-	if (event_file)
+	if (event_file) {
 		hfd->last_pri = hist_file_count(event_file);
+		if (show == hist_show)
+			size = hist_file_size_hint(event_file);
+	}
 	mutex_unlock(&event_mutex);
 	file->private_data = NULL;
+	/* a buffer the output fits: printed once, see hist_data_size_hint() */
+	if (size > PAGE_SIZE) {
+		ret = single_open_size(file, show, hfd,
+				       min_t(size_t, size, HIST_READ_BUF_MAX));
+		if (!ret)
+			return 0;
+	}
 	ret = single_open(file, show, hfd);
 	if (!ret)
 		return 0;

@@ -457,7 +457,38 @@ struct hist_action {
 /* ---- trace_events_hist.c: one histogram ---- */
 
 /**
+ * struct hist_fast_field - a field as the fast path reads it
+ * @offset: byte offset in the record
+ * @kind: HIST_KIND_HITCOUNT or a numeric record field kind
+ * @log2: the .log2 modifier
+ */
+struct hist_fast_field {
+	u16				offset;
+	u8				kind;
+	u8				log2;
+};
+
+/**
+ * struct hist_fast - what hist_fast_update() needs, in one cache line
+ * @n_keys: key parts, each a u64 of the key in order
+ * @n_vals: values, sum field i of the map for value i
+ * @keys: the key parts
+ * @vals: the values, hitcount first
+ */
+struct hist_fast {
+	u8				n_keys;
+	u8				n_vals;
+	struct hist_fast_field		keys[TRACING_MAP_KEYS_MAX];
+	struct hist_fast_field		vals[TRACING_MAP_VALS_MAX];
+};
+
+/**
  * struct hist_data - a histogram bound to an event file
+ * @frozen: inserts and lookups are off while the map is cleared (read
+ *	by the hot path)
+ * @fast_path: every event takes hist_fast_update() (hist_fast_prepare())
+ * @fast: its description of the keys and values
+ * @map: the table (shared with the other triggers of a name=)
  * @fields: values (hitcount first), then variables, then keys
  * @n_vals: values, hitcount included
  * @n_vars: variables
@@ -474,7 +505,6 @@ struct hist_action {
  *	one of them has .usecs and the trace clock counts nanoseconds (see
  *	hist_timestamps_bind())
  * @clock: the clock to switch the buffer to, if timestamps are used
- * @map: the aggregation map (shared by the sharers of a named table)
  * @event_file: the event this histogram is attached to; NULL once its
  *	trigger is gone
  * @trigger: the trigger aggregating into this histogram; NULL once freed
@@ -485,8 +515,6 @@ struct hist_action {
  * @named: for name=, the table shared with the other triggers of that name
  * @named_list: entry in &hist_named.sharers
  * @armed: hist_arm() succeeded and hist_disarm() has not run yet
- * @frozen: inserts and lookups are off while the map is cleared (read
- *	by the hot path)
  * @var_refs: distinct variable references, indexed by var_ref_idx (owned)
  * @n_var_refs: number of @var_refs
  * @field_vars: variables made for event fields passed to trace() (owned)
@@ -510,6 +538,11 @@ struct hist_action {
  *	trigger, NULL for triggers written to a trigger file
  */
 struct hist_data {
+	/* read by every event: the gate, the fast path and the map */
+	bool				frozen;
+	bool				fast_path;
+	struct hist_fast		fast;
+	struct tracing_map		*map;
 	struct hist_field		*fields[HIST_FIELDS_MAX];
 	unsigned int			n_vals;
 	unsigned int			n_vars;
@@ -524,7 +557,6 @@ struct hist_data {
 	bool				uses_stack;
 	bool				ts_usecs;
 	char				*clock;
-	struct tracing_map		*map;
 	struct trace_event_file		*event_file;
 	struct event_trigger_data	*trigger;
 	struct hist_spec		spec;
@@ -532,7 +564,6 @@ struct hist_data {
 	struct hist_named		*named;
 	struct list_head		named_list;
 	bool				armed;
-	bool				frozen;
 	/* inter-event parts: counts first, then the arrays they count */
 	unsigned int			n_var_refs;
 	unsigned int			n_field_vars;
@@ -565,7 +596,7 @@ struct hist_elt_data {
 
 static inline void *hist_elt_slot(struct tracing_map_elt *elt, int slot)
 {
-	struct hist_elt_data *ed = elt->private_data;
+	struct hist_elt_data *ed = tracing_map_elt_data(elt);
 
 	return ed->strs + (size_t)slot * HIST_VAR_STR_SIZE;
 }
@@ -677,6 +708,8 @@ void hist_actions_show_debug(struct seq_file *m, struct hist_data *hd);
  * @key: the compound key
  * @elt: the map element of @key
  * @stack: room for a stack trace taken for this event
+ * @ts: the event's time stamp in ns, once @have_ts (see timestamp())
+ * @have_ts: @ts was read
  */
 struct hist_run {
 	struct trace_buffer		*buffer;
@@ -687,6 +720,8 @@ struct hist_run {
 	void				*key;
 	struct tracing_map_elt		*elt;
 	unsigned long			*stack;
+	u64				ts;
+	bool				have_ts;
 };
 
 u64 hist_run_value(struct hist_field *f, struct hist_run *run);
@@ -695,6 +730,8 @@ void hist_run_actions(struct hist_data *hd, struct hist_run *run);
 
 void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 		      void *rec, struct ring_buffer_event *rbe);
+void hist_fast_prepare(struct hist_data *hd);
+void hist_fast_update(struct hist_data *hd, void *rec);
 
 /* ---- trace_events_hist.c: poll() on the hist file ---- */
 
@@ -736,6 +773,7 @@ u64 hist_elt_tracked(struct hist_data *hd, struct tracing_map_elt *elt,
 /* ---- trace_hist_output.c ---- */
 
 int hist_trigger_print(struct seq_file *m, struct event_trigger_data *data);
+size_t hist_data_size_hint(struct hist_data *hd);
 void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
 		    struct tracing_map_elt *elt);
 void hist_debug_ref(struct seq_file *m, const struct hist_field *ref);

@@ -99,9 +99,12 @@ static void print_stacktrace(struct seq_file *m, unsigned long *entries)
 
 static const char *execname(struct tracing_map_elt *elt)
 {
-	struct hist_elt_data *ed = elt ? elt->private_data : NULL;
+	struct hist_elt_data *ed;
 
-	return ed ? ed->comm : "";
+	if (!elt || !elt->map->data_size)
+		return "";
+	ed = tracing_map_elt_data(elt);
+	return ed->comm;
 }
 
 /**
@@ -164,7 +167,9 @@ void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
 			seq_printf(m, "%s: %-50.*s", name, f->size,
 				   (char *)p);
 		} else {
-			seq_printf(m, "%s: %10llu", name, v);
+			/* "%s: %10llu" without vsnprintf(): most keys */
+			seq_puts(m, name);
+			seq_put_decimal_ull_width(m, ": ", v, 10);
 		}
 	}
 	seq_puts(m, multiline ? "}" : " }");
@@ -202,7 +207,8 @@ static void print_vals(struct seq_file *m, struct hist_data *hd,
 
 		if (i == 0) {
 			if (hd->show_hitcount)
-				seq_printf(m, " hitcount: %10llu", v);
+				seq_put_decimal_ull_width(m, " hitcount: ", v,
+							  10);
 			continue;
 		}
 		if (f->flags & HIST_FIELD_FL_EXPR)
@@ -221,7 +227,9 @@ static void print_vals(struct seq_file *m, struct hist_data *hd,
 		} else if (f->flags & HIST_FIELD_FL_HEX) {
 			seq_printf(m, "  %s: %10llx", name, v);
 		} else {
-			seq_printf(m, "  %s: %10llu", name, v);
+			seq_puts(m, "  ");
+			seq_puts(m, name);
+			seq_put_decimal_ull_width(m, ": ", v, 10);
 		}
 	}
 	hist_actions_show_entry(m, hd, elt);
@@ -250,11 +258,73 @@ static int show_entries(struct seq_file *m, struct hist_data *hd)
 		}
 	}
 	for (i = 0; i < n; i++) {
-		hist_print_key(m, hd, entries[i]->elt->key, entries[i]->elt);
+		hist_print_key(m, hd, entries[i]->key, entries[i]->elt);
 		print_vals(m, hd, entries[i]->elt, cols);
 	}
 	tracing_map_destroy_sort_entries(entries, n);
 	return n;
+}
+
+struct hist_sample {
+	struct seq_file	*m;
+	struct hist_data *hd;
+	unsigned int	n;
+	unsigned int	fitted;
+	size_t		bytes;
+};
+
+#define HIST_SAMPLE_ENTRIES	8
+
+static void hist_sample_one(struct tracing_map_elt *elt, void *arg)
+{
+	struct hist_column cols[HIST_VALS_MAX] = {};
+	struct hist_sample *hs = arg;
+
+	if (hs->n >= HIST_SAMPLE_ENTRIES || seq_has_overflowed(hs->m))
+		return;
+	hs->n++;
+	hist_print_key(hs->m, hs->hd, tracing_map_elt_key(elt), elt);
+	print_vals(hs->m, hs->hd, elt, cols);
+	/* only entries that fitted whole count */
+	if (!seq_has_overflowed(hs->m)) {
+		hs->fitted++;
+		hs->bytes = hs->m->count;
+	}
+}
+
+/**
+ * hist_data_size_hint - about how many bytes hist_data_show() will print
+ * @hd: the histogram
+ *
+ * The hist file is a single_open() seq_file: whenever the output does not
+ * fit its buffer, seq_file doubles the buffer and prints everything
+ * again, sort included, so a large histogram used to be sorted and
+ * printed a dozen times.  Opening it with a buffer of about the right
+ * size avoids that: a few entries are printed into a scratch buffer and
+ * their average length scaled to the number of entries, with a margin.
+ * A short estimate only costs the old retries.
+ *
+ * Context: event_mutex held.
+ * Return: the estimate in bytes.
+ */
+size_t hist_data_size_hint(struct hist_data *hd)
+{
+	struct seq_file m = { .size = 2 * PAGE_SIZE };
+	struct hist_sample hs = { .m = &m, .hd = hd };
+	unsigned int entries = tracing_map_used(hd->map);
+	size_t per_entry;
+
+	if (!entries)
+		return PAGE_SIZE;
+	m.buf = kmalloc(m.size, GFP_KERNEL);
+	if (!m.buf)
+		return PAGE_SIZE;
+	tracing_map_walk(hd->map, hist_sample_one, &hs);
+	/* an entry longer than the scratch buffer: let seq_file grow */
+	per_entry = hs.fitted ? DIV_ROUND_UP(hs.bytes, hs.fitted) : 0;
+	kfree(m.buf);
+	/* a quarter more for longer entries and entries still coming */
+	return PAGE_SIZE + (size_t)entries * (per_entry + per_entry / 4);
 }
 
 /**
@@ -281,8 +351,8 @@ void hist_data_show(struct seq_file *m, struct event_trigger_data *data,
 
 	hist_actions_show_snapshot(m, hd);
 	seq_printf(m, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
-		   (u64)atomic64_read(&hd->map->hits), entries,
-		   (u64)atomic64_read(&hd->map->drops));
+		   tracing_map_read_hits(hd->map), entries,
+		   tracing_map_read_drops(hd->map));
 }
 
 /* ---- the hist_debug file ---- */

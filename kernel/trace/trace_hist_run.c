@@ -9,6 +9,12 @@
  * Field values are computed by one switch on the field kind; operators
  * recurse at most HIST_EXPR_DEPTH_MAX deep.
  *
+ * Most histograms are plain: numeric record fields (maybe .log2) as keys,
+ * hitcount and numeric record fields as values, nothing else.  Those take
+ * hist_fast_update(), set up once by hist_fast_prepare(): the key is built
+ * on the stack from a compact description next to the map pointer, with
+ * no per-field calls, no per-CPU buffers and no nesting counter.
+ *
  * The compound key is built in a per-CPU buffer rather than on the stack
  * (it can be HIST_KEY_SIZE_MAX bytes).  Events nest on one CPU (an
  * interrupt or NMI firing an event while a task's event is being
@@ -80,14 +86,29 @@ static u64 op_value(struct hist_field *f, struct hist_run *run)
 }
 
 /*
- * Whether to convert is decided per histogram and clock when the trigger
- * is registered (hist_timestamps_bind()); rounded as ns2usecs() does.
+ * The event's time stamp, read once per event and histogram so that every
+ * field, variable and save() of the event sees the same instant.  An
+ * event reserved in a ring buffer has its own stamp; an event held in
+ * this CPU's buffered page (filtered or soft-disabled events, which hist
+ * triggers do not force into the ring buffer, see hist_arm()) takes the
+ * buffer's clock when it is first asked for.  Whether to convert is
+ * decided per histogram and clock when the trigger is registered
+ * (hist_timestamps_bind()); rounded as ns2usecs() does.
  */
-static u64 timestamp(struct hist_field *f, struct trace_buffer *buffer,
-		     struct ring_buffer_event *rbe)
+static u64 timestamp(struct hist_field *f, struct hist_run *run)
 {
-	u64 ts = ring_buffer_event_time_stamp(buffer, rbe);
+	u64 ts;
 
+	if (!run->have_ts) {
+		if (!run->rbe ||
+		    this_cpu_read(trace_buffered_event) == run->rbe)
+			run->ts = ring_buffer_time_stamp(run->buffer);
+		else
+			run->ts = ring_buffer_event_time_stamp(run->buffer,
+							       run->rbe);
+		run->have_ts = true;
+	}
+	ts = run->ts;
 	if (READ_ONCE(f->ts_usecs))
 		ts = div_u64(ts + NSEC_PER_USEC / 2, NSEC_PER_USEC);
 	return ts;
@@ -107,7 +128,7 @@ static u64 field_value(struct hist_field *f, struct hist_run *run)
 		val = read_num(run->rec + f->offset, f->kind);
 		break;
 	case HIST_KIND_TIMESTAMP:
-		return timestamp(f, run->buffer, run->rbe);
+		return timestamp(f, run);
 	case HIST_KIND_CPU:
 		return raw_smp_processor_id();
 	case HIST_KIND_PLUS ... HIST_KIND_NEG:
@@ -353,5 +374,109 @@ void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 	hist_poll_notify();
 out:
 	local_dec(&kb->depth);
+	preempt_enable_notrace();
+}
+
+static bool hist_fast_field_init(struct hist_field *f,
+				 struct hist_fast_field *ff)
+{
+	ff->log2 = 0;
+	if (f->kind == HIST_KIND_HITCOUNT) {
+		ff->kind = f->kind;
+		ff->offset = 0;
+		return true;
+	}
+	if (f->kind < HIST_KIND_S8 || f->kind > HIST_KIND_U64 ||
+	    (f->flags & HIST_FIELD_FL_BUCKET) || f->offset > U16_MAX)
+		return false;
+	ff->kind = f->kind;
+	ff->offset = f->offset;
+	ff->log2 = !!(f->flags & HIST_FIELD_FL_LOG2);
+	return true;
+}
+
+/**
+ * hist_fast_prepare - choose the fast path for a plain histogram
+ * @hd: the histogram, complete and with its map
+ *
+ * Sets @hd->fast_path if every key part is a numeric record field (with
+ * .log2 at most), laid out as consecutive u64 words, every value the
+ * hitcount or a numeric record field in map sum order, and there is
+ * nothing else to do per event: no variables, references, actions or
+ * stacks.
+ */
+void hist_fast_prepare(struct hist_data *hd)
+{
+	struct hist_fast *fp = &hd->fast;
+	unsigned int i, first = hist_first_key(hd);
+
+	hd->fast_path = false;
+	if (hd->n_vars || hd->n_map_vars || hd->n_var_refs ||
+	    hd->n_field_vars || hd->n_save_vars || hd->n_actions ||
+	    hd->uses_stack || hd->uses_timestamps ||
+	    hd->n_vals > ARRAY_SIZE(fp->vals) ||
+	    hd->n_fields - first > ARRAY_SIZE(fp->keys) ||
+	    hd->key_size != (hd->n_fields - first) * sizeof(u64))
+		return;
+
+	for (i = 0; i < hd->n_vals; i++)
+		if (hd->fields[i]->map_idx != i ||
+		    !hist_fast_field_init(hd->fields[i], &fp->vals[i]))
+			return;
+	for (i = first; i < hd->n_fields; i++) {
+		struct hist_field *f = hd->fields[i];
+
+		if (f->key_offset != (i - first) * sizeof(u64) ||
+		    f->key_size != sizeof(u64) ||
+		    !hist_fast_field_init(f, &fp->keys[i - first]))
+			return;
+	}
+	fp->n_vals = hd->n_vals;
+	fp->n_keys = hd->n_fields - first;
+	hd->fast_path = true;
+}
+
+static __always_inline u64 hist_fast_value(const struct hist_fast_field *ff,
+					   const void *rec)
+{
+	u64 val;
+
+	if (ff->kind == HIST_KIND_HITCOUNT)
+		return 1;
+	val = read_num(rec + ff->offset, ff->kind);
+	if (unlikely(ff->log2))
+		val = log2_bucket(val);
+	return val;
+}
+
+/**
+ * hist_fast_update - aggregate one event into a plain histogram
+ * @hd: a histogram hist_fast_prepare() chose the fast path for
+ * @rec: the event record
+ *
+ * Same result as hist_data_update() for such a histogram.
+ */
+void hist_fast_update(struct hist_data *hd, void *rec)
+{
+	const struct hist_fast *fp = &hd->fast;
+	u64 key[ARRAY_SIZE(fp->keys)];
+	struct tracing_map_elt *elt;
+	unsigned int i;
+
+	/* paired with hist_freeze() */
+	if (unlikely(smp_load_acquire(&hd->frozen)))
+		return;
+	for (i = 0; i < fp->n_keys; i++)
+		key[i] = hist_fast_value(&fp->keys[i], rec);
+
+	/* hist_poll_notify() relies on the update being one RCU section */
+	preempt_disable_notrace();
+	elt = tracing_map_insert(hd->map, key);
+	if (likely(elt)) {
+		for (i = 0; i < fp->n_vals; i++)
+			tracing_map_update_sum(elt, i,
+					       hist_fast_value(&fp->vals[i], rec));
+		hist_poll_notify();
+	}
 	preempt_enable_notrace();
 }

@@ -7,24 +7,30 @@
  * locks or waits: inserts and lookups are wait-free.
  *
  * tracing_map_init() allocates a slot table of n_slots = 2 * max_elts
- * u64 words (a power of two, never more than half used) and a pool of
- * max_elts elements, each pointing into its own stride of one chunk
- * array that holds its sums, variables and key side by side:
+ * u64 words (a power of two, never more than half used) and one array of
+ * max_elts elements, each a fixed stride holding everything it needs:
  *
- *   slots[n_slots]            elts[max_elts]     chunks[max_elts]
+ *   slots[n_slots]               elts[max_elts], elt_size bytes apart
  *  +-----------------+
- *  | 0               |  empty   +--------+      +------+----+---+-------+
- *  +-----------------+    +---->| elt 0  |----->|fields|vars|key|var_set|
- *  | hash(B)<<32 | 1 |----+     +--------+      +------+----+---+-------+
- *  +-----------------+          | elt 1  |----->|fields|vars|key|var_set|
- *  | hash(A)<<32 | 2 |--------->+--------+      +------+----+---+-------+
- *  +-----------------+          |  ...   |
- *  | 0               |  empty   +--------+
+ *  | 0               |  empty   +---+------+----+---+-------+------+
+ *  +-----------------+    +---->|map|fields|vars|key|var_set| data | elt 0
+ *  | hash(B)<<32 | 1 |----+     +---+------+----+---+-------+------+
+ *  +-----------------+          |map|fields|vars|key|var_set| data | elt 1
+ *  | hash(A)<<32 | 2 |--------->+---+------+----+---+-------+------+
+ *  +-----------------+          |  ...                              |
+ *  | 0               |  empty
  *  +-----------------+
  *
- * A slot word is (32-bit jhash of the key << 32) | (pool index + 1); 0
+ * Only what the user asked for takes room: one counter per sum field, one
+ * word per variable, the key rounded up to 8 bytes, a flag per variable
+ * and the user's data area (tracing_map_set_data_size(), e.g. the comm
+ * of an .execname key); nothing is allocated per element.
+ *
+ * A slot word is (32-bit hash of the key << 32) | (pool index + 1); 0
  * means empty.  Between two clears a slot changes once, from 0 to its
- * final value.
+ * final value.  The hash reads the key a u64 word at a time
+ * (tracing_map_hash()), and keys are compared the same way, so an 8-byte
+ * key costs a handful of instructions, not a byte loop.
  *
  * Insert probes linearly from hash & (n_slots - 1), at most n_slots
  * slots.  A used slot with the same hash and a memcmp()-equal key is the
@@ -66,7 +72,9 @@
  *     read with a cmpxchg64() that changes nothing, then smp_mb().
  * (F) A failed cmpxchg64() is not ordered, so an inserter that lost a
  *     slot reloads it with tracing_map_slot_read() before using it.
- * (S) Sums, hits and drops are unordered atomic64 counters.
+ * (S) Sums are unordered atomic64 counters.  Hits and drops are per-CPU
+ *     local64_t counters (an NMI on the same CPU cannot lose an update),
+ *     summed when read.
  * (V) tracing_map_set_var() stores the value, then sets var_set with
  *     smp_store_release(); tracing_map_var_set() reads the flag with
  *     smp_load_acquire(), so seeing the flag implies seeing the value.
@@ -87,7 +95,6 @@
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
-#include <linux/jhash.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -96,13 +103,31 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/unaligned.h>
+#include <linux/vmalloc.h>
 
 #include "tracing_map.h"
 
 static inline struct tracing_map_elt *
+tracing_map_idx_elt(struct tracing_map *map, unsigned int idx)
+{
+	return map->elts + (size_t)idx * map->elt_size;
+}
+
+static inline struct tracing_map_elt *
 tracing_map_slot_elt(struct tracing_map *map, u64 word)
 {
-	return &map->elts[(u32)word - 1];
+	return tracing_map_idx_elt(map, (u32)word - 1);
+}
+
+static inline atomic64_t *tracing_map_vars(struct tracing_map_elt *elt)
+{
+	return (void *)elt + elt->map->vars_off;
+}
+
+static inline bool *tracing_map_set_flags(struct tracing_map_elt *elt)
+{
+	return (void *)elt + elt->map->set_off;
 }
 
 static inline u64 tracing_map_slot_read(u64 *slot)
@@ -119,18 +144,19 @@ static inline u64 tracing_map_slot_read(u64 *slot)
 #endif
 }
 
-/* Zero sums and variables; @elt is unpublished or the map is paused. */
+/* Zero sums, variables and flags; @elt is unpublished or the map is paused. */
 static void tracing_map_elt_reset(struct tracing_map *map,
 				  struct tracing_map_elt *elt)
 {
 	unsigned int i;
 
-	for (i = 0; i < map->n_fields; i++)
+	for (i = 0; i < map->n_counters; i++)
 		atomic64_set(&elt->fields[i], 0);
-	for (i = 0; i < map->n_vars; i++) {
-		atomic64_set(&elt->vars[i], 0);
-		elt->var_set[i] = false;
-	}
+	if (!map->n_vars)
+		return;
+	for (i = 0; i < map->n_vars; i++)
+		atomic64_set(&tracing_map_vars(elt)[i], 0);
+	memset(tracing_map_set_flags(elt), 0, map->n_vars);
 }
 
 /* Take the spare or a pool element and prepare it for @key, rule (P). */
@@ -140,18 +166,18 @@ static struct tracing_map_elt *tracing_map_get_elt(struct tracing_map *map,
 	struct tracing_map_elt *elt;
 	unsigned int idx;
 
-	elt = xchg(raw_cpu_ptr(map->spare), NULL);
+	elt = xchg(&raw_cpu_ptr(map->pcpu)->spare, NULL);
 	if (!elt) {
 		if (atomic_read(&map->next_elt) >= map->max_elts)
 			return NULL;
 		idx = atomic_fetch_inc(&map->next_elt);
 		if (idx >= map->max_elts)
 			return NULL;
-		elt = &map->elts[idx];
+		elt = tracing_map_idx_elt(map, idx);
 	}
 
 	tracing_map_elt_reset(map, elt);
-	memcpy(elt->key, key, map->key_size);
+	memcpy(tracing_map_elt_key(elt), key, map->key_size);
 	if (map->ops && map->ops->elt_init)
 		map->ops->elt_init(elt);
 	return elt;
@@ -164,17 +190,72 @@ static struct tracing_map_elt *tracing_map_get_elt(struct tracing_map *map,
 static void tracing_map_park_elt(struct tracing_map *map,
 				 struct tracing_map_elt *elt)
 {
-	(void)cmpxchg(raw_cpu_ptr(map->spare), NULL, elt);
+	(void)cmpxchg(&raw_cpu_ptr(map->pcpu)->spare, NULL, elt);
+}
+
+#define TRACING_MAP_MUL1	0x9e3779b97f4a7c15ULL
+#define TRACING_MAP_MUL2	0xd6e8feb86659fd93ULL
+
+/*
+ * Hash of a key, a u64 word at a time: each word is xored in, multiplied
+ * and rotated (so high bits reach the low bits the slot index uses), and
+ * the result goes through a xorshift-multiply finalizer.  Every step is
+ * a bijection of the state, so two keys of one length that differ in a
+ * single word never collide before the final fold to 32 bits.  A key
+ * whose size is not a multiple of 8 ends with a zero-padded word.
+ */
+static __always_inline u32 tracing_map_hash(const struct tracing_map *map,
+					    const void *key, unsigned int n)
+{
+	u64 h = map->hash_seed ^ n;
+	const u8 *p = key;
+	u64 w;
+
+	for (; n >= sizeof(u64); n -= sizeof(u64), p += sizeof(u64))
+		h = rol64((h ^ get_unaligned((const u64 *)p)) *
+			  TRACING_MAP_MUL1, 31);
+	if (unlikely(n)) {
+		w = 0;
+		memcpy(&w, p, n);
+		h = rol64((h ^ w) * TRACING_MAP_MUL1, 31);
+	}
+	h ^= h >> 32;
+	h *= TRACING_MAP_MUL2;
+	h ^= h >> 29;
+	return (u32)h;
+}
+
+/* Is the key of @elt equal to @key?  Word by word, as the hash reads. */
+static __always_inline bool tracing_map_key_eq(struct tracing_map_elt *elt,
+					       const void *key, unsigned int n)
+{
+	const u8 *a = tracing_map_elt_key(elt), *b = key;
+
+	for (; n >= sizeof(u64); n -= sizeof(u64), a += 8, b += 8)
+		if (get_unaligned((const u64 *)a) !=
+		    get_unaligned((const u64 *)b))
+			return false;
+	return !n || !memcmp(a, b, n);
+}
+
+static __always_inline void tracing_map_count(local64_t __percpu *ctr)
+{
+	/* local64_t: safe against interrupts and NMIs on this CPU */
+	preempt_disable_notrace();
+	local64_inc(this_cpu_ptr(ctr));
+	preempt_enable_notrace();
 }
 
 /*
  * The probe shared by insert (@add) and lookup (!@add), see the top of
- * this file.
+ * this file.  @size is the map's key size, a constant where the caller
+ * picked a common size, so that hash and compare unroll.
  */
-static struct tracing_map_elt *tracing_map_probe(struct tracing_map *map,
-						 void *key, bool add)
+static __always_inline struct tracing_map_elt *
+tracing_map_probe(struct tracing_map *map, void *key, bool add,
+		  unsigned int size)
 {
-	u32 hash = jhash(key, map->key_size, map->hash_seed);
+	u32 hash = tracing_map_hash(map, key, size);
 	unsigned int mask = map->n_slots - 1;
 	unsigned int idx = hash & mask;
 	struct tracing_map_elt *new = NULL;
@@ -192,9 +273,10 @@ static struct tracing_map_elt *tracing_map_probe(struct tracing_map *map,
 				if (!new)
 					goto drop;
 			}
-			word = ((u64)hash << 32) | (new - map->elts + 1);
+			word = ((u64)hash << 32) |
+			       (((void *)new - map->elts) / map->elt_size + 1);
 			if (!cmpxchg64(&map->slots[idx], 0, word)) {
-				atomic64_inc(&map->hits);
+				tracing_map_count(&map->pcpu->hits);
 				return new;
 			}
 			/* Lost this slot to another CPU, rule (F). */
@@ -204,13 +286,13 @@ static struct tracing_map_elt *tracing_map_probe(struct tracing_map *map,
 		if ((u32)(word >> 32) != hash)
 			continue;
 		elt = tracing_map_slot_elt(map, word);
-		if (memcmp(elt->key, key, map->key_size))
+		if (!tracing_map_key_eq(elt, key, size))
 			continue;
 
 		if (new)
 			tracing_map_park_elt(map, new);
 		if (add)
-			atomic64_inc(&map->hits);
+			tracing_map_count(&map->pcpu->hits);
 		return elt;
 	}
 
@@ -220,7 +302,7 @@ static struct tracing_map_elt *tracing_map_probe(struct tracing_map *map,
 	if (new)
 		tracing_map_park_elt(map, new);
 drop:
-	atomic64_inc(&map->drops);
+	tracing_map_count(&map->pcpu->drops);
 	return NULL;
 }
 
@@ -239,7 +321,10 @@ drop:
  */
 struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, void *key)
 {
-	return tracing_map_probe(map, key, true);
+	/* one u64 key part: most histograms */
+	if (likely(map->key_size == sizeof(u64)))
+		return tracing_map_probe(map, key, true, sizeof(u64));
+	return tracing_map_probe(map, key, true, map->key_size);
 }
 
 /**
@@ -254,33 +339,9 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, void *key)
  */
 struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map, void *key)
 {
-	return tracing_map_probe(map, key, false);
-}
-
-/**
- * tracing_map_update_sum() - Add @n to sum field @i of @elt.
- * @elt: The element.
- * @i: Field index from tracing_map_add_sum_field().
- * @n: The amount to add.
- *
- * Context: Any context, NMI-safe.
- */
-void tracing_map_update_sum(struct tracing_map_elt *elt, unsigned int i, u64 n)
-{
-	atomic64_add(n, &elt->fields[i]);
-}
-
-/**
- * tracing_map_read_sum() - Read sum field @i of @elt.
- * @elt: The element.
- * @i: Field index from tracing_map_add_sum_field().
- *
- * Context: Any context, NMI-safe.
- * Return: The current sum.
- */
-u64 tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i)
-{
-	return (u64)atomic64_read(&elt->fields[i]);
+	if (likely(map->key_size == sizeof(u64)))
+		return tracing_map_probe(map, key, false, sizeof(u64));
+	return tracing_map_probe(map, key, false, map->key_size);
 }
 
 /**
@@ -293,9 +354,9 @@ u64 tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i)
  */
 void tracing_map_set_var(struct tracing_map_elt *elt, unsigned int i, u64 n)
 {
-	atomic64_set(&elt->vars[i], n);
+	atomic64_set(&tracing_map_vars(elt)[i], n);
 	/* Rule (V): the value is visible before the flag. */
-	smp_store_release(&elt->var_set[i], true);
+	smp_store_release(&tracing_map_set_flags(elt)[i], true);
 }
 
 /**
@@ -310,7 +371,7 @@ void tracing_map_set_var(struct tracing_map_elt *elt, unsigned int i, u64 n)
 bool tracing_map_var_set(struct tracing_map_elt *elt, unsigned int i)
 {
 	/* Rule (V): pairs with tracing_map_set_var(). */
-	return smp_load_acquire(&elt->var_set[i]);
+	return smp_load_acquire(&tracing_map_set_flags(elt)[i]);
 }
 
 /**
@@ -323,7 +384,7 @@ bool tracing_map_var_set(struct tracing_map_elt *elt, unsigned int i)
  */
 u64 tracing_map_read_var(struct tracing_map_elt *elt, unsigned int i)
 {
-	return (u64)atomic64_read(&elt->vars[i]);
+	return (u64)atomic64_read(&tracing_map_vars(elt)[i]);
 }
 
 /**
@@ -338,11 +399,65 @@ u64 tracing_map_read_var(struct tracing_map_elt *elt, unsigned int i)
  */
 u64 tracing_map_read_var_once(struct tracing_map_elt *elt, unsigned int i)
 {
-	u64 val = (u64)atomic64_read(&elt->vars[i]);
+	u64 val = (u64)atomic64_read(&tracing_map_vars(elt)[i]);
 
 	/* Rule (V). */
-	WRITE_ONCE(elt->var_set[i], false);
+	WRITE_ONCE(tracing_map_set_flags(elt)[i], false);
 	return val;
+}
+
+static u64 tracing_map_sum_pcpu(struct tracing_map *map, bool drops)
+{
+	struct tracing_map_pcpu *pc;
+	u64 n = 0;
+	int cpu;
+
+	if (!map->pcpu)
+		return 0;
+	for_each_possible_cpu(cpu) {
+		pc = per_cpu_ptr(map->pcpu, cpu);
+		n += local64_read(drops ? &pc->drops : &pc->hits);
+	}
+	return n;
+}
+
+/**
+ * tracing_map_used() - Elements taken since the last clear.
+ * @map: The map.
+ *
+ * Context: Any context.
+ * Return: An upper bound of the number of entries (a spare element
+ * prepared by an insert that lost its race counts too).
+ */
+unsigned int tracing_map_used(struct tracing_map *map)
+{
+	return min_t(unsigned int, atomic_read(&map->next_elt), map->max_elts);
+}
+
+/**
+ * tracing_map_read_hits() - Successful inserts since the last clear.
+ * @map: The map.
+ *
+ * Context: Any context; concurrent inserts may or may not be counted.
+ * Return: The number of tracing_map_insert() calls that found or added
+ * their element.
+ */
+u64 tracing_map_read_hits(struct tracing_map *map)
+{
+	return tracing_map_sum_pcpu(map, false);
+}
+
+/**
+ * tracing_map_read_drops() - Inserts refused since the last clear.
+ * @map: The map.
+ *
+ * Context: Any context; concurrent inserts may or may not be counted.
+ * Return: The number of tracing_map_insert() calls that found the map
+ * full.
+ */
+u64 tracing_map_read_drops(struct tracing_map *map)
+{
+	return tracing_map_sum_pcpu(map, true);
 }
 
 /* Numeric comparators: the sign of a - b, computed without overflow. */
@@ -520,7 +635,7 @@ int tracing_map_sort_entries(struct tracing_map *map,
 		if (!word)
 			continue;
 		ents[used].elt = tracing_map_slot_elt(map, word);
-		ents[used].key = ents[used].elt->key;
+		ents[used].key = tracing_map_elt_key(ents[used].elt);
 		used++;
 	}
 
@@ -581,7 +696,8 @@ void tracing_map_walk(struct tracing_map *map, tracing_map_elt_fn_t fn, void *ar
  */
 void tracing_map_clear(struct tracing_map *map)
 {
-	struct tracing_map_elt **spare;
+	struct tracing_map_pcpu *pc;
+	struct tracing_map_elt *elt;
 	unsigned int i, used;
 	int cpu;
 
@@ -590,19 +706,52 @@ void tracing_map_clear(struct tracing_map *map)
 
 	used = min_t(unsigned int, atomic_read(&map->next_elt), map->max_elts);
 	for (i = 0; i < used; i++) {
-		tracing_map_elt_reset(map, &map->elts[i]);
+		elt = tracing_map_idx_elt(map, i);
+		tracing_map_elt_reset(map, elt);
 		if (map->ops && map->ops->elt_clear)
-			map->ops->elt_clear(&map->elts[i]);
+			map->ops->elt_clear(elt);
 	}
 
 	memset(map->slots, 0, array_size(map->n_slots, sizeof(*map->slots)));
 	for_each_possible_cpu(cpu) {
-		spare = per_cpu_ptr(map->spare, cpu);
-		*spare = NULL;
+		pc = per_cpu_ptr(map->pcpu, cpu);
+		pc->spare = NULL;
+		local64_set(&pc->hits, 0);
+		local64_set(&pc->drops, 0);
 	}
 	atomic_set(&map->next_elt, 0);
-	atomic64_set(&map->hits, 0);
-	atomic64_set(&map->drops, 0);
+}
+
+/*
+ * Storage of exactly @size bytes, zeroed: whole pages from the page
+ * allocator when they can be had (a power-of-two kmalloc() would waste up
+ * to half), else vmalloc().
+ */
+static void *tracing_map_alloc(size_t size)
+{
+	void *p;
+
+	if (size <= PAGE_SIZE)
+		return kzalloc(size, GFP_KERNEL);
+	if (get_order(size) <= PAGE_ALLOC_COSTLY_ORDER) {
+		p = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO |
+				      __GFP_NOWARN | __GFP_NORETRY);
+		if (p)
+			return p;
+	}
+	return vzalloc(size);
+}
+
+static void tracing_map_free(void *p, size_t size)
+{
+	if (!p)
+		return;
+	if (is_vmalloc_addr(p))
+		vfree(p);
+	else if (size <= PAGE_SIZE)
+		kfree(p);
+	else
+		free_pages_exact(p, size);
 }
 
 /* Undo tracing_map_init(); elt_free() the first @n_alloc elements. */
@@ -613,14 +762,12 @@ static void tracing_map_free_storage(struct tracing_map *map,
 
 	if (map->ops && map->ops->elt_free)
 		for (i = 0; i < n_alloc; i++)
-			map->ops->elt_free(&map->elts[i]);
+			map->ops->elt_free(tracing_map_idx_elt(map, i));
 
-	free_percpu(map->spare);
-	kvfree(map->chunks);
-	kvfree(map->elts);
-	kvfree(map->slots);
-	map->spare = NULL;
-	map->chunks = NULL;
+	free_percpu(map->pcpu);
+	tracing_map_free(map->elts, (size_t)map->max_elts * map->elt_size);
+	tracing_map_free(map->slots, (size_t)map->n_slots * sizeof(u64));
+	map->pcpu = NULL;
 	map->elts = NULL;
 	map->slots = NULL;
 }
@@ -630,7 +777,7 @@ static void tracing_map_free_storage(struct tracing_map *map,
  * @map: A map from tracing_map_create() with all its fields added.
  *
  * Allocates the slot table and the element pool, lays out each
- * element's sums, variables and key in one chunk and calls elt_alloc()
+ * element's sums, variables, key and data area and calls elt_alloc()
  * for every element.  On failure everything is undone, elt_free()
  * included, and @map may still be passed to tracing_map_destroy().
  *
@@ -640,37 +787,34 @@ static void tracing_map_free_storage(struct tracing_map *map,
  */
 int tracing_map_init(struct tracing_map *map)
 {
-	size_t vars_off, key_off, set_off;
 	struct tracing_map_elt *elt;
-	unsigned int i;
-	void *chunk;
+	unsigned int i, off;
 	int ret;
 
 	if (map->slots)
 		return -EBUSY;
 
-	vars_off = map->n_fields * sizeof(atomic64_t);
-	key_off = vars_off + map->n_vars * sizeof(atomic64_t);
-	set_off = key_off + ALIGN(map->key_size, sizeof(u64));
-	map->chunk_size = ALIGN(set_off + map->n_vars, sizeof(u64));
+	off = struct_size_t(struct tracing_map_elt, fields, map->n_counters);
+	map->vars_off = off;
+	off += map->n_vars * sizeof(atomic64_t);
+	map->key_off = off;
+	off += ALIGN(map->key_size, sizeof(u64));
+	map->set_off = off;
+	off = ALIGN(off + map->n_vars, sizeof(u64));
+	map->data_off = off;
+	map->elt_size = ALIGN(off + map->data_size, sizeof(u64));
 
-	map->slots = kvcalloc(map->n_slots, sizeof(*map->slots), GFP_KERNEL);
-	map->elts = kvcalloc(map->max_elts, sizeof(*map->elts), GFP_KERNEL);
-	map->chunks = kvcalloc(map->max_elts, map->chunk_size, GFP_KERNEL);
-	map->spare = alloc_percpu(struct tracing_map_elt *);
-	if (!map->slots || !map->elts || !map->chunks || !map->spare) {
+	map->slots = tracing_map_alloc((size_t)map->n_slots * sizeof(u64));
+	map->elts = tracing_map_alloc((size_t)map->max_elts * map->elt_size);
+	map->pcpu = alloc_percpu(struct tracing_map_pcpu);
+	if (!map->slots || !map->elts || !map->pcpu) {
 		tracing_map_free_storage(map, 0);
 		return -ENOMEM;
 	}
 
 	for (i = 0; i < map->max_elts; i++) {
-		elt = &map->elts[i];
-		chunk = map->chunks + (size_t)i * map->chunk_size;
+		elt = tracing_map_idx_elt(map, i);
 		elt->map = map;
-		elt->fields = chunk;
-		elt->vars = chunk + vars_off;
-		elt->key = chunk + key_off;
-		elt->var_set = chunk + set_off;
 
 		if (map->ops && map->ops->elt_alloc) {
 			ret = map->ops->elt_alloc(elt);
@@ -712,6 +856,7 @@ int tracing_map_add_sum_field(struct tracing_map *map)
 		return -EINVAL;
 
 	map->fields[map->n_fields].is_key = false;
+	map->n_counters = map->n_fields + 1;
 	return map->n_fields++;
 }
 
@@ -741,6 +886,24 @@ int tracing_map_add_key_field(struct tracing_map *map, unsigned int offset,
 	field->cmp_fn = cmp_fn;
 	map->key_idx[map->n_keys++] = map->n_fields;
 	return map->n_fields++;
+}
+
+/**
+ * tracing_map_set_data_size() - Give every element a data area.
+ * @map: A map that is not initialized yet.
+ * @size: Bytes of the area, see tracing_map_elt_data().
+ *
+ * Context: Process context.
+ * Return: 0, or -EINVAL if @map is initialized or @size is above
+ * %TRACING_MAP_DATA_MAX.
+ */
+int tracing_map_set_data_size(struct tracing_map *map, unsigned int size)
+{
+	if (map->slots || size > TRACING_MAP_DATA_MAX)
+		return -EINVAL;
+
+	map->data_size = size;
+	return 0;
 }
 
 /**
@@ -790,7 +953,7 @@ struct tracing_map *tracing_map_create(unsigned int map_bits,
 	map->max_elts = 1U << map_bits;
 	map->n_slots = 2 * map->max_elts;
 	map->key_size = key_size;
-	map->hash_seed = get_random_u32();
+	map->hash_seed = get_random_u64();
 	map->ops = ops;
 	map->private_data = private_data;
 	return map;

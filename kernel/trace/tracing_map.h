@@ -14,6 +14,7 @@
 #define _KERNEL_TRACE_TRACING_MAP_H
 
 #include <linux/atomic.h>
+#include <asm/local64.h>
 #include <linux/types.h>
 
 /*
@@ -34,6 +35,7 @@
 #define TRACING_MAP_FIELDS_MAX	(TRACING_MAP_KEYS_MAX + TRACING_MAP_VALS_MAX)
 #define TRACING_MAP_VARS_MAX		16	/* per-element variables */
 #define TRACING_MAP_SORT_KEYS_MAX	2	/* primary and secondary */
+#define TRACING_MAP_DATA_MAX		8192	/* user data area per element */
 
 /* Compare two field values: <0, 0 or >0, like memcmp(). */
 typedef int (*tracing_map_cmp_fn_t)(void *val_a, void *val_b);
@@ -43,24 +45,19 @@ struct tracing_map;
 /**
  * struct tracing_map_elt - one aggregation bucket of a tracing_map
  * @map: the map this element belongs to
- * @fields: one 64-bit counter per field index; only the entries of sum
- *	fields are used, use tracing_map_update_sum()/tracing_map_read_sum()
- * @vars: variable values, see tracing_map_set_var()
- * @var_set: whether the variable of the same index holds a value
- * @key: the element's own copy of the key it was inserted with
- * @private_data: owned by the user, typically set up by
- *	&tracing_map_ops.elt_alloc
+ * @fields: one 64-bit counter per sum field, indexed by field index (key
+ *	fields that come after the last sum field take no room); use
+ *	tracing_map_update_sum() and tracing_map_read_sum()
  *
- * All elements are preallocated.  @fields, @vars, @key and @var_set
- * point into one per-element chunk of memory, so they share cache lines.
+ * All elements are preallocated, each in its own stride of one array;
+ * the counters are followed by the variables, the element's own copy of
+ * its key (tracing_map_elt_key()), the variables' "set" flags and the
+ * user's data area (tracing_map_elt_data()), so one element is a few
+ * adjacent cache lines at most.
  */
 struct tracing_map_elt {
 	struct tracing_map		*map;
-	atomic64_t			*fields;
-	atomic64_t			*vars;
-	bool				*var_set;
-	void				*key;
-	void				*private_data;
+	atomic64_t			fields[];
 };
 
 /**
@@ -76,7 +73,7 @@ struct tracing_map_sort_key {
 /**
  * struct tracing_map_sort_entry - one element of a sorted report
  * @elt: the element
- * @key: the element's key (same as @elt->key)
+ * @key: the element's key (same as tracing_map_elt_key(@elt))
  */
 struct tracing_map_sort_entry {
 	struct tracing_map_elt *elt;
@@ -96,58 +93,76 @@ struct tracing_map_field_desc {
 };
 
 /**
+ * struct tracing_map_pcpu - per-CPU state of a map
+ * @spare: element that was prepared but never published
+ * @hits: successful tracing_map_insert() calls on this CPU
+ * @drops: tracing_map_insert() calls on this CPU that found the map full
+ */
+struct tracing_map_pcpu {
+	struct tracing_map_elt		*spare;
+	local64_t			hits;
+	local64_t			drops;
+};
+
+/**
  * struct tracing_map - a tracing map and its preallocated storage
  * @key_size: size of a key in bytes
  * @map_bits: log2 of @max_elts
  * @max_elts: number of elements, i.e. of distinct keys the map can hold
  * @n_slots: number of hash slots, 2 * @max_elts
- * @hash_seed: per-map jhash seed
+ * @hash_seed: per-map hash seed
  * @ops: optional per-element callbacks
  * @private_data: owned by the user
- * @hits: number of successful tracing_map_insert() calls
- * @drops: number of tracing_map_insert() calls that found the map full
  * @fields: key and sum fields, in the order they were added
  * @n_fields: number of entries used in @fields
  * @key_idx: indexes into @fields of the key fields, in order
  * @n_keys: number of key fields
  * @n_vars: number of variables
+ * @n_counters: entries of &tracing_map_elt.fields: last sum field + 1
+ * @data_size: bytes of the user's data area of each element
+ * @vars_off: offset of the variables inside an element
+ * @key_off: offset of the key copy inside an element
+ * @set_off: offset of the variables' flags inside an element
+ * @data_off: offset of the user's data area inside an element
  * @slots: hash slot table, see tracing_map.c
- * @elts: element pool
- * @chunks: per-element storage, @chunk_size bytes per element
- * @chunk_size: stride of @chunks
+ * @elts: the elements, @elt_size bytes apart
+ * @elt_size: stride of @elts
  * @next_elt: number of pool elements handed out since the last clear
- * @spare: per-CPU element that was prepared but never published
+ * @pcpu: per-CPU spare element and counters
  */
 struct tracing_map {
 	unsigned int			key_size;
 	unsigned int			map_bits;
 	unsigned int			max_elts;
 	unsigned int			n_slots;
-	u32				hash_seed;
+	u64				hash_seed;
 	const struct tracing_map_ops	*ops;
 	void				*private_data;
-	atomic64_t			hits;
-	atomic64_t			drops;
 
 	struct tracing_map_field_desc	fields[TRACING_MAP_FIELDS_MAX];
 	unsigned int			n_fields;
 	unsigned int			key_idx[TRACING_MAP_KEYS_MAX];
 	unsigned int			n_keys;
 	unsigned int			n_vars;
+	unsigned int			n_counters;
+	unsigned int			data_size;
+	unsigned int			vars_off;
+	unsigned int			key_off;
+	unsigned int			set_off;
+	unsigned int			data_off;
 
 	u64				*slots;
-	struct tracing_map_elt		*elts;
-	void				*chunks;
-	size_t				chunk_size;
+	void				*elts;
+	size_t				elt_size;
 	atomic_t			next_elt;
-	struct tracing_map_elt * __percpu *spare;
+	struct tracing_map_pcpu __percpu *pcpu;
 };
 
 /**
  * struct tracing_map_ops - optional per-element callbacks
  * @elt_alloc: called once for every element by tracing_map_init(), in
- *	process context; may allocate memory and hang it off
- *	&tracing_map_elt.private_data.  A non-zero return fails the init.
+ *	process context, after its data area was zeroed.  A non-zero
+ *	return fails the init.
  * @elt_free: called once for every successfully allocated element when
  *	the map is destroyed (or when tracing_map_init() fails).
  * @elt_clear: called by tracing_map_clear() for every element used
@@ -173,6 +188,7 @@ int tracing_map_add_sum_field(struct tracing_map *map);
 int tracing_map_add_var(struct tracing_map *map);
 int tracing_map_add_key_field(struct tracing_map *map, unsigned int offset,
 			      tracing_map_cmp_fn_t cmp_fn);
+int tracing_map_set_data_size(struct tracing_map *map, unsigned int size);
 
 void tracing_map_destroy(struct tracing_map *map);
 void tracing_map_clear(struct tracing_map *map);
@@ -186,13 +202,65 @@ tracing_map_cmp_fn_t tracing_map_cmp_num(int field_size, int field_is_signed);
 int tracing_map_cmp_string(void *val_a, void *val_b);
 int tracing_map_cmp_none(void *val_a, void *val_b);
 
-void tracing_map_update_sum(struct tracing_map_elt *elt, unsigned int i,
-			    u64 n);
 void tracing_map_set_var(struct tracing_map_elt *elt, unsigned int i, u64 n);
 bool tracing_map_var_set(struct tracing_map_elt *elt, unsigned int i);
-u64 tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i);
 u64 tracing_map_read_var(struct tracing_map_elt *elt, unsigned int i);
 u64 tracing_map_read_var_once(struct tracing_map_elt *elt, unsigned int i);
+u64 tracing_map_read_hits(struct tracing_map *map);
+unsigned int tracing_map_used(struct tracing_map *map);
+u64 tracing_map_read_drops(struct tracing_map *map);
+
+/**
+ * tracing_map_update_sum() - Add @n to sum field @i of @elt.
+ * @elt: The element.
+ * @i: Field index from tracing_map_add_sum_field().
+ * @n: The amount to add.
+ *
+ * Context: Any context, NMI-safe.
+ */
+static inline void tracing_map_update_sum(struct tracing_map_elt *elt,
+					  unsigned int i, u64 n)
+{
+	atomic64_add(n, &elt->fields[i]);
+}
+
+/**
+ * tracing_map_read_sum() - Read sum field @i of @elt.
+ * @elt: The element.
+ * @i: Field index from tracing_map_add_sum_field().
+ *
+ * Context: Any context, NMI-safe.
+ * Return: The current sum.
+ */
+static inline u64 tracing_map_read_sum(struct tracing_map_elt *elt,
+				       unsigned int i)
+{
+	return (u64)atomic64_read(&elt->fields[i]);
+}
+
+/**
+ * tracing_map_elt_key() - The key an element was inserted with.
+ * @elt: The element.
+ *
+ * Return: The element's own copy, &tracing_map.key_size bytes.
+ */
+static inline void *tracing_map_elt_key(struct tracing_map_elt *elt)
+{
+	return (void *)elt + elt->map->key_off;
+}
+
+/**
+ * tracing_map_elt_data() - The user's data area of an element.
+ * @elt: The element.
+ *
+ * Return: &tracing_map.data_size bytes (tracing_map_set_data_size()),
+ * zeroed by tracing_map_init(), 8-byte aligned; never touched by the map
+ * afterwards.
+ */
+static inline void *tracing_map_elt_data(struct tracing_map_elt *elt)
+{
+	return (void *)elt + elt->map->data_off;
+}
 
 int tracing_map_sort_entries(struct tracing_map *map,
 			     struct tracing_map_sort_key *sort_keys,

@@ -127,7 +127,8 @@ static int tmk_elt_alloc(struct tracing_map_elt *elt)
 	if (c->fail_alloc_at && c->alloc + 1 == c->fail_alloc_at)
 		return -ENOMEM;
 	c->alloc++;
-	elt->private_data = c;
+	if (elt->map->data_size >= sizeof(c))
+		*(struct tmk_counts **)tracing_map_elt_data(elt) = c;
 	return 0;
 }
 
@@ -175,8 +176,9 @@ static void tmk_test_insert_lookup(struct kunit *test)
 		elts[i] = tracing_map_insert(map, &key);
 		KUNIT_ASSERT_NOT_NULL(test, elts[i]);
 		KUNIT_EXPECT_PTR_EQ(test, elts[i]->map, map);
-		KUNIT_EXPECT_PTR_NE(test, elts[i]->key, (void *)&key);
-		KUNIT_EXPECT_MEMEQ(test, elts[i]->key, &key, sizeof(key));
+		KUNIT_EXPECT_PTR_NE(test, tracing_map_elt_key(elts[i]), (void *)&key);
+		KUNIT_EXPECT_MEMEQ(test, tracing_map_elt_key(elts[i]), &key,
+				   sizeof(key));
 		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elts[i], TMK_SUM_IDX), 0);
 		for (j = 0; j < i; j++)
 			KUNIT_EXPECT_PTR_NE(test, elts[i], elts[j]);
@@ -196,8 +198,8 @@ static void tmk_test_insert_lookup(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, tmk_lookup(map, 7));
 	KUNIT_EXPECT_EQ(test, tmk_count(map), ARRAY_SIZE(keys));
 
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), 2 * ARRAY_SIZE(keys));
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_hits(map), 2 * ARRAY_SIZE(keys));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), 0);
 }
 
 struct tmk_ckey {
@@ -229,7 +231,8 @@ static void tmk_test_compound_key(struct kunit *test)
 		key = keys[i];
 		elts[i] = tracing_map_insert(map, &key);
 		KUNIT_ASSERT_NOT_NULL(test, elts[i]);
-		KUNIT_EXPECT_MEMEQ(test, elts[i]->key, &keys[i], sizeof(key));
+		KUNIT_EXPECT_MEMEQ(test, tracing_map_elt_key(elts[i]), &keys[i],
+				   sizeof(key));
 		for (j = 0; j < i; j++)
 			KUNIT_EXPECT_PTR_NE(test, elts[i], elts[j]);
 	}
@@ -247,8 +250,54 @@ static void tmk_test_compound_key(struct kunit *test)
 
 	key = (struct tmk_ckey){ 1, 1, -1 };
 	KUNIT_EXPECT_NULL(test, tracing_map_lookup(map, &key));
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), 2 * ARRAY_SIZE(keys));
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_hits(map), 2 * ARRAY_SIZE(keys));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), 0);
+}
+
+/*
+ * Keys whose size is not a multiple of 8 are hashed and compared with a
+ * zero-padded last word: keys differing only in that tail, or only in
+ * the first word, must stay apart, and each must be found again.
+ */
+static void tmk_test_odd_key_sizes(struct kunit *test)
+{
+	static const unsigned int sizes[] = { 1, 3, 8, 12, 13, 20 };
+	struct tracing_map_elt *elts[2 * 64];
+	struct tracing_map *map;
+	unsigned int s, i, j, n, size;
+	u8 key[24];
+
+	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
+		size = sizes[s];
+		map = tmk_create(test, TRACING_MAP_BITS_MIN, size, NULL, NULL);
+		tmk_add_key(test, map, 0, tracing_map_cmp_none, 0);
+		KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+
+		/* 64 keys differ in the last byte, 64 in the first */
+		n = size == 1 ? 64 : 128;
+		for (i = 0; i < n; i++) {
+			memset(key, 0xa5, sizeof(key));
+			key[i < 64 ? size - 1 : 0] = i;
+			elts[i] = tracing_map_insert(map, key);
+			KUNIT_ASSERT_NOT_NULL(test, elts[i]);
+			KUNIT_EXPECT_MEMEQ(test, tracing_map_elt_key(elts[i]),
+					   key, size);
+			for (j = 0; j < i; j++)
+				KUNIT_EXPECT_PTR_NE(test, elts[i], elts[j]);
+		}
+		for (i = 0; i < n; i++) {
+			memset(key, 0xa5, sizeof(key));
+			key[i < 64 ? size - 1 : 0] = i;
+			/* bytes past the key size are not part of it */
+			key[size] = ~key[size];
+			KUNIT_EXPECT_PTR_EQ(test, tracing_map_lookup(map, key),
+					    elts[i]);
+		}
+		memset(key, 0x5a, sizeof(key));
+		KUNIT_EXPECT_NULL(test, tracing_map_lookup(map, key));
+		KUNIT_EXPECT_EQ(test, tracing_map_read_hits(map), n);
+		KUNIT_EXPECT_EQ(test, tmk_count(map), n);
+	}
 }
 
 static void tmk_test_full_map(struct kunit *test)
@@ -264,12 +313,12 @@ static void tmk_test_full_map(struct kunit *test)
 
 	for (k = 0; k < max; k++)
 		KUNIT_ASSERT_NOT_NULL(test, tmk_insert(map, 1000 + k));
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), 0);
 
 	for (k = 0; k < extra; k++)
 		KUNIT_EXPECT_NULL(test, tmk_insert(map, 5000 + k));
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), extra);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), max);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), extra);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_hits(map), max);
 
 	for (k = 0; k < max; k++) {
 		struct tracing_map_elt *elt = tmk_lookup(map, 1000 + k);
@@ -280,8 +329,8 @@ static void tmk_test_full_map(struct kunit *test)
 	for (k = 0; k < extra; k++)
 		KUNIT_EXPECT_NULL(test, tmk_lookup(map, 5000 + k));
 
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), 2 * max);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), extra);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_hits(map), 2 * max);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), extra);
 	KUNIT_EXPECT_EQ(test, tmk_count(map), max);
 }
 
@@ -372,8 +421,8 @@ static void tmk_test_concurrent(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, w[i].failures, 0);
 	}
 
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits),
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_hits(map),
 			(s64)n_threads * TMK_CONC_ROUNDS * TMK_CONC_KEYS);
 
 	/* Sorted by key, entry i must hold key i: all present, none twice. */
@@ -479,7 +528,7 @@ static void tmk_nest_irq_work(struct irq_work *work)
 			nest->irq_fail++;
 			continue;
 		}
-		if (*(u64 *)elt->key != keys[j])
+		if (*(u64 *)tracing_map_elt_key(elt) != keys[j])
 			nest->irq_bad_key++;
 		tracing_map_update_sum(elt, TMK_SUM_IDX, 1);
 		nest->cur->irq_adds[keys[j]]++;
@@ -540,7 +589,7 @@ static void tmk_nest_thread_insert(struct tmk_nest *nest, unsigned int k)
 		nest->thread_fail++;
 		return;
 	}
-	if (*(u64 *)elt->key != k)
+	if (*(u64 *)tracing_map_elt_key(elt) != k)
 		nest->thread_bad_key++;
 	tracing_map_update_sum(elt, TMK_SUM_IDX, 1);
 	nest->cur->thread_adds[k]++;
@@ -553,8 +602,8 @@ static void tmk_nest_snapshot(struct tmk_nest *nest, struct tmk_nest_cycle *cy)
 	struct tracing_map_sort_entry **entries;
 	int i;
 
-	cy->hits = atomic64_read(&nest->map->hits);
-	cy->drops = atomic64_read(&nest->map->drops);
+	cy->hits = tracing_map_read_hits(nest->map);
+	cy->drops = tracing_map_read_drops(nest->map);
 	cy->n = tracing_map_sort_entries(nest->map, &sk, 1, &entries);
 	if (cy->n < 0)
 		return;
@@ -703,14 +752,14 @@ static void tmk_test_clear(struct kunit *test)
 		tracing_map_update_sum(elt, TMK_SUM_IDX, 5);
 		tracing_map_set_var(elt, var, k);
 	}
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), max);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 2);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_hits(map), max);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), 2);
 	KUNIT_EXPECT_EQ(test, counts->init, max);
 
 	tracing_map_clear(map);
 	KUNIT_EXPECT_EQ(test, counts->clear, max);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), 0);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_hits(map), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), 0);
 	KUNIT_EXPECT_EQ(test, tmk_count(map), 0);
 	for (k = 0; k < max + 2; k++)
 		KUNIT_EXPECT_NULL(test, tmk_lookup(map, k));
@@ -720,13 +769,13 @@ static void tmk_test_clear(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, TMK_SUM_IDX), 0);
 	KUNIT_EXPECT_FALSE(test, tracing_map_var_set(elt, var));
 	KUNIT_EXPECT_EQ(test, tracing_map_read_var(elt, var), 0);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->hits), 1);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_hits(map), 1);
 	KUNIT_EXPECT_EQ(test, tmk_count(map), 1);
 
 	/* The whole pool is available again. */
 	for (k = 1; k < max; k++)
 		KUNIT_EXPECT_NOT_NULL(test, tmk_insert(map, 100000 + k));
-	KUNIT_EXPECT_EQ(test, atomic64_read(&map->drops), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), 0);
 	KUNIT_EXPECT_EQ(test, counts->init, 2 * max);
 
 	/* A second clear only visits the elements used since the first. */
@@ -805,7 +854,8 @@ static void tmk_check_sort(struct kunit *test, struct tracing_map *map,
 	KUNIT_ASSERT_EQ(test, ret, n);
 	for (i = 0; i < n; i++) {
 		key = entries[i]->key;
-		KUNIT_EXPECT_PTR_EQ(test, entries[i]->key, entries[i]->elt->key);
+		KUNIT_EXPECT_PTR_EQ(test, entries[i]->key,
+				    tracing_map_elt_key(entries[i]->elt));
 		KUNIT_EXPECT_EQ_MSG(test, key->a, tmk_sort_data[expect[i]].key.a,
 				    "position %d", i);
 		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(entries[i]->elt, TMK_S_S0),
@@ -982,12 +1032,19 @@ static void tmk_test_ops(struct kunit *test)
 	struct tracing_map_elt *elt;
 	struct tracing_map *map;
 	unsigned int max;
+	u64 *data;
 	int k;
 
 	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, &tmk_counting_ops,
 			  counts);
+	KUNIT_EXPECT_EQ(test,
+			tracing_map_set_data_size(map, TRACING_MAP_DATA_MAX + 1),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, tracing_map_set_data_size(map, 3 * sizeof(u64)),
+			0);
 	KUNIT_EXPECT_EQ(test, counts->alloc, 0);
 	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_set_data_size(map, 8), -EINVAL);
 	max = map->max_elts;
 	KUNIT_EXPECT_EQ(test, counts->alloc, max);
 	KUNIT_EXPECT_EQ(test, counts->init, 0);
@@ -997,8 +1054,22 @@ static void tmk_test_ops(struct kunit *test)
 	for (k = 0; k < 3; k++) {
 		elt = tmk_insert(map, k);
 		KUNIT_ASSERT_NOT_NULL(test, elt);
-		KUNIT_EXPECT_PTR_EQ(test, elt->private_data, (void *)counts);
+		data = tracing_map_elt_data(elt);
+		/* elt_alloc() stored the pointer; the rest stays zero */
+		KUNIT_EXPECT_PTR_EQ(test, (void *)data[0], (void *)counts);
+		KUNIT_EXPECT_EQ(test, data[1], 0);
+		KUNIT_EXPECT_EQ(test, data[2], 0);
+		/* the area is the element's own: not the key, not a sum */
+		data[1] = ~0ULL;
+		data[2] = k;
+		KUNIT_EXPECT_EQ(test, *(u64 *)tracing_map_elt_key(elt), k);
+		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, TMK_SUM_IDX), 0);
 		KUNIT_EXPECT_EQ(test, counts->init, k + 1);
+	}
+	for (k = 0; k < 3; k++) {
+		data = tracing_map_elt_data(tmk_lookup(map, k));
+		KUNIT_EXPECT_EQ(test, data[1], ~0ULL);
+		KUNIT_EXPECT_EQ(test, data[2], k);
 	}
 	for (k = 0; k < 3; k++)
 		KUNIT_EXPECT_NOT_NULL(test, tmk_insert(map, k));
@@ -1067,6 +1138,7 @@ static void tmk_test_create_errors(struct kunit *test)
 static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tmk_test_insert_lookup),
 	KUNIT_CASE(tmk_test_compound_key),
+	KUNIT_CASE(tmk_test_odd_key_sizes),
 	KUNIT_CASE(tmk_test_full_map),
 	KUNIT_CASE(tmk_test_concurrent),
 	KUNIT_CASE(tmk_test_nested_irq_work),
