@@ -688,7 +688,7 @@ static void hist_trigger_probe(struct event_trigger_data *data,
 	if (unlikely(!rec))
 		return;
 	if (hd->fast_path)
-		hist_fast_update(hd, rec);
+		hist_fast_update(hd, buffer, rec, rbe);
 	else
 		hist_data_update(hd, buffer, rec, rbe);
 }

@@ -50,6 +50,7 @@
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/unaligned.h>
+#include <asm/local.h>
 
 #include "trace_synth.h"
 
@@ -222,7 +223,9 @@ static void synth_fill_record(struct synth_event *se,
 	unsigned int i, pos = se->fixed_size, len;
 	u8 *base = (u8 *)entry;
 
-	memset(entry->fields, 0, se->fixed_size - sizeof(entry->ent));
+	/* slots written in full by the loop below need no clearing */
+	if (se->needs_clear)
+		memset(entry->fields, 0, se->fixed_size - sizeof(entry->ent));
 
 	for (i = 0; i < se->n_fields; i++) {
 		const struct synth_field *field = se->fields[i];
@@ -245,6 +248,8 @@ static void synth_fill_record(struct synth_event *se,
 		}
 	}
 
+	if (!se->has_dynamic)
+		return;
 	/* strings after the stacks, which stay long aligned */
 	for (i = 0; i < se->n_fields; i++) {
 		const struct synth_field *field = se->fields[i];
@@ -268,16 +273,97 @@ static bool synth_file_wants_record(struct trace_event_file *file)
 }
 
 /*
- * Record one event into @file, whose wish to record it the caller has
- * checked, with the payload lengths @tail.  Preemption is disabled.
+ * Records only triggers look at.  A synthetic event is mostly emitted
+ * from inside the trigger of another event, which holds this CPU's
+ * buffered event page, so the tracing core would reserve it in the ring
+ * buffer and discard it after its triggers ran.  When the event is soft
+ * disabled (enabled for its triggers only) and not pid filtered, nothing
+ * is kept and nobody but the triggers sees the record, so it is built
+ * here instead: one slot per nesting level (task, softirq, irq, NMI),
+ * taken with a local_t depth counter.  The event filter does not matter
+ * then: the tracing core discards a soft-disabled record whatever the
+ * filter says, and triggers have their own filters.  Records larger than
+ * a slot, and events nested deeper, take the ring buffer as before.
  */
+#define SYNTH_SCRATCH_SIZE	512
+#define SYNTH_SCRATCH_NEST	4
+
+struct synth_scratch {
+	local_t	depth;
+	u64	buf[SYNTH_SCRATCH_NEST][SYNTH_SCRATCH_SIZE / sizeof(u64)];
+};
+
+static DEFINE_PER_CPU(struct synth_scratch, synth_scratch);
+
 /*
- * A synthetic event is mostly written from inside another event (the
- * trigger of the event that completes it): nest, so that the ring buffer
- * does not take it, or an interrupt's events inside it, for recursion.
+ * Not inlined, and neither is synth_record_scratch(): the triggers run two
+ * frames below the emitter, as on the ring buffer path (emitter,
+ * synth_record_ring(), trace_event_buffer_commit()), so that the stacks
+ * they take (stacktrace trigger, stacktrace keys) start at the same frame
+ * whether the event is recorded or not.
  */
-static void synth_record(struct synth_event *se, struct trace_event_file *file,
-			 const u64 *vals, const struct synth_tail *tail)
+static noinline void synth_call_triggers(struct trace_event_file *file,
+					 struct synth_trace_event *entry)
+{
+	enum event_trigger_type tt;
+
+	tt = event_triggers_call(file, file->tr->array_buffer.buffer, entry,
+				 NULL);
+	if (tt)
+		event_triggers_post_call(file, tt);
+}
+
+static noinline bool synth_record_scratch(struct synth_event *se,
+					  struct trace_event_file *file,
+					  const u64 *vals,
+					  const struct synth_tail *tail)
+{
+	struct synth_scratch *sc = this_cpu_ptr(&synth_scratch);
+	struct synth_trace_event *entry;
+	bool done = false;
+	long depth;
+
+	depth = local_inc_return(&sc->depth) - 1;
+	if (likely(depth < SYNTH_SCRATCH_NEST)) {
+		entry = (struct synth_trace_event *)sc->buf[depth];
+		/*
+		 * The context word of the ring buffer path, where
+		 * trace_event_buffer_reserve() takes one off the preempt
+		 * count for the ring_buffer_nest_start() that this path
+		 * does not do.
+		 */
+		tracing_generic_entry_update(&entry->ent, se->call.event.type,
+					     tracing_gen_ctx());
+		synth_fill_record(se, entry, vals, tail);
+		synth_call_triggers(file, entry);
+		done = true;
+	}
+	local_dec(&sc->depth);
+	return done;
+}
+
+static bool synth_triggers_only(struct trace_event_file *file,
+				unsigned int size)
+{
+	unsigned long flags = READ_ONCE(file->flags);
+
+	return size <= SYNTH_SCRATCH_SIZE &&
+	       (flags & (EVENT_FILE_FL_SOFT_DISABLED |
+			 EVENT_FILE_FL_TRIGGER_COND |
+			 EVENT_FILE_FL_PID_FILTER)) ==
+	       (EVENT_FILE_FL_SOFT_DISABLED | EVENT_FILE_FL_TRIGGER_COND);
+}
+
+/*
+ * The ring buffer path of synth_record().  A synthetic event is mostly
+ * written from inside another event (the trigger of the event that
+ * completes it): nest, so that the ring buffer does not take it, or an
+ * interrupt's events inside it, for recursion.
+ */
+static noinline void synth_record_ring(struct synth_event *se,
+				       struct trace_event_file *file,
+				       const u64 *vals,
+				       const struct synth_tail *tail)
 {
 	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
 	struct trace_event_buffer fbuffer;
@@ -291,6 +377,23 @@ static void synth_record(struct synth_event *se, struct trace_event_file *file,
 		trace_event_buffer_commit(&fbuffer);
 	}
 	ring_buffer_nest_end(buffer);
+}
+
+/*
+ * Record one event into @file, whose wish to record it the caller has
+ * checked, with the payload lengths @tail.  Preemption is disabled.
+ * Inlined, so that the triggers run the same number of frames below the
+ * emitter on both paths (see synth_record_scratch()).
+ */
+static __always_inline void synth_record(struct synth_event *se,
+					 struct trace_event_file *file,
+					 const u64 *vals,
+					 const struct synth_tail *tail)
+{
+	if (synth_triggers_only(file, se->fixed_size + tail->size) &&
+	    synth_record_scratch(se, file, vals, tail))
+		return;
+	synth_record_ring(se, file, vals, tail);
 }
 
 /* ------------------------------------------------------------------ */
@@ -573,6 +676,10 @@ static int synth_event_layout(struct synth_event *se)
 		if (field->kind == SYNTH_FIELD_DYNSTR ||
 		    field->kind == SYNTH_FIELD_STACK)
 			se->has_dynamic = true;
+		/* padding, the rest of a string or of a __data_loc slot */
+		if (field->kind != SYNTH_FIELD_NUM ||
+		    field->size != ALIGN(field->size, sizeof(u64)))
+			se->needs_clear = true;
 		memcpy(&se->fields_array[i], &desc, sizeof(desc));
 	}
 	se->fixed_size = offset;
@@ -999,26 +1106,38 @@ int synth_event_emit(struct synth_event *event, struct trace_event_file *file,
 	return 0;
 }
 
+/* The tail of an event without "char[]" or stack fields: nothing. */
+static const struct synth_tail synth_no_tail;
+
 void synth_event_emit_all(struct synth_event *event, const u64 *vals,
 			  unsigned int n_vals)
 {
 	struct synth_file_link *link;
-	struct synth_tail tail;
-	bool measured = false;
 
 	if (n_vals != event->n_fields)
 		return;
 
 	rcu_read_lock_sched_notrace();
-	list_for_each_entry_rcu(link, &event->files, list) {
-		if (!synth_file_wants_record(link->file))
-			continue;
-		/* once for all instances, which get the same lengths */
-		if (!measured) {
-			synth_measure(event, vals, &tail);
-			measured = true;
+	if (!event->has_dynamic) {
+		list_for_each_entry_rcu(link, &event->files, list)
+			if (synth_file_wants_record(link->file))
+				synth_record(event, link->file, vals,
+					     &synth_no_tail);
+	} else {
+		/* in this block only: the tail is large, and cleared */
+		struct synth_tail tail;
+		bool measured = false;
+
+		list_for_each_entry_rcu(link, &event->files, list) {
+			if (!synth_file_wants_record(link->file))
+				continue;
+			/* once for all instances: they get the same lengths */
+			if (!measured) {
+				synth_measure(event, vals, &tail);
+				measured = true;
+			}
+			synth_record(event, link->file, vals, &tail);
 		}
-		synth_record(event, link->file, vals, &tail);
 	}
 	rcu_read_unlock_sched_notrace();
 }

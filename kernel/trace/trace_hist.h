@@ -319,6 +319,8 @@ enum hist_kind {
  * @var_flags: for a reference, the timestamp flags of the variable
  * @ts_usecs: a common_timestamp leaf converted to microseconds, set by
  *	hist_timestamps_bind() when the trigger is registered
+ * @expr: for the root of an expression, its compiled form (owned; NULL
+ *	if not compiled, then the tree is walked), see hist_expr_compile()
  */
 struct hist_field {
 	enum hist_kind			kind;
@@ -349,7 +351,70 @@ struct hist_field {
 	int				elt_slot;
 	unsigned long			var_flags;
 	bool				ts_usecs;
+	struct hist_expr		*expr;
 };
+
+/* The most steps of a compiled expression: HIST_EXPR_DEPTH_MAX binary
+ * operators and their operands.
+ */
+#define HIST_EXPR_INSNS_MAX	(2 * HIST_EXPR_DEPTH_MAX + 1)
+
+/*
+ * Steps of a compiled expression.  The PUSH ones push a value: a record
+ * field of each width (no modifier), a literal, a resolved reference, the
+ * timestamp, or any other leaf through hist_run_value().  The operators
+ * replace the two top values (one for NEG) by the result; the _K forms
+ * take their right operand, a literal, from the step instead.
+ */
+enum hist_op {
+	HIST_OP_PUSH_S8,
+	HIST_OP_PUSH_U8,
+	HIST_OP_PUSH_S16,
+	HIST_OP_PUSH_U16,
+	HIST_OP_PUSH_S32,
+	HIST_OP_PUSH_U32,
+	HIST_OP_PUSH_U64,
+	HIST_OP_PUSH_CONST,
+	HIST_OP_PUSH_REF,
+	HIST_OP_PUSH_TS,
+	HIST_OP_PUSH_LEAF,
+	HIST_OP_ADD,
+	HIST_OP_SUB,
+	HIST_OP_MUL,
+	HIST_OP_DIV,
+	HIST_OP_NEG,
+	HIST_OP_ADD_K,
+	HIST_OP_SUB_K,
+	HIST_OP_MUL_K,
+	HIST_OP_DIV_K,
+};
+
+/**
+ * struct hist_insn - one step of a compiled expression
+ * @op: what it does (enum hist_op)
+ * @offset: for a record field, its offset in the record
+ * @k: the literal of PUSH_CONST and of the _K operators
+ * @f: the node: operator (for division), timestamp, reference or leaf
+ */
+struct hist_insn {
+	u8				op;
+	u16				offset;
+	u64				k;
+	struct hist_field		*f;
+};
+
+/**
+ * struct hist_expr - an expression tree in postfix order
+ * @n: steps
+ * @insn: the steps, evaluated on a stack of at most HIST_EXPR_DEPTH_MAX
+ *	+ 1 values
+ */
+struct hist_expr {
+	unsigned int			n;
+	struct hist_insn		insn[];
+};
+
+void hist_expr_compile(struct hist_field *f);
 
 /**
  * struct hist_field_err - why field construction failed
@@ -472,12 +537,14 @@ struct hist_fast_field {
  * struct hist_fast - what hist_fast_update() needs, in one cache line
  * @n_keys: key parts, each a u64 of the key in order
  * @n_vals: values, sum field i of the map for value i
+ * @n_vars: numeric variables, &hist_data.fields after the values
  * @keys: the key parts
  * @vals: the values, hitcount first
  */
 struct hist_fast {
 	u8				n_keys;
 	u8				n_vals;
+	u8				n_vars;
 	struct hist_fast_field		keys[TRACING_MAP_KEYS_MAX];
 	struct hist_fast_field		vals[TRACING_MAP_VALS_MAX];
 };
@@ -731,7 +798,8 @@ void hist_run_actions(struct hist_data *hd, struct hist_run *run);
 void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 		      void *rec, struct ring_buffer_event *rbe);
 void hist_fast_prepare(struct hist_data *hd);
-void hist_fast_update(struct hist_data *hd, void *rec);
+void hist_fast_update(struct hist_data *hd, struct trace_buffer *buffer,
+		      void *rec, struct ring_buffer_event *rbe);
 
 /* ---- trace_events_hist.c: poll() on the hist file ---- */
 

@@ -72,6 +72,7 @@ void hist_field_destroy(struct hist_field *field)
 		return;
 	hist_field_destroy(field->operands[0]);
 	hist_field_destroy(field->operands[1]);
+	kfree(field->expr);
 	kfree(field->name);
 	kfree(field->text);
 	kfree(field->var_name);
@@ -1007,4 +1008,113 @@ struct hist_field *hist_field_of_event(struct trace_event_call *call,
 		return ERR_PTR(-ENOMEM);
 	}
 	return f;
+}
+
+/* Step @op for @f: false if @e is full. */
+static bool expr_step(struct hist_expr *e, enum hist_op op,
+		      struct hist_field *f, u64 k)
+{
+	struct hist_insn *in;
+
+	if (e->n == HIST_EXPR_INSNS_MAX)
+		return false;
+	in = &e->insn[e->n++];
+	in->op = op;
+	in->offset = 0;
+	in->k = k;
+	in->f = f;
+	return true;
+}
+
+static bool expr_leaf(struct hist_expr *e, struct hist_field *f)
+{
+	switch (f->kind) {
+	case HIST_KIND_S8 ... HIST_KIND_U64:
+		/* modifiers and far offsets: the leaf is read by itself */
+		if (f->flags & (HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_BUCKET) ||
+		    f->offset > U16_MAX)
+			break;
+		if (!expr_step(e, HIST_OP_PUSH_S8 + (f->kind - HIST_KIND_S8),
+			       f, 0))
+			return false;
+		e->insn[e->n - 1].offset = f->offset;
+		return true;
+	case HIST_KIND_CONST:
+		return expr_step(e, HIST_OP_PUSH_CONST, f, f->constant);
+	case HIST_KIND_VAR_REF:
+		return expr_step(e, HIST_OP_PUSH_REF, f, 0);
+	case HIST_KIND_TIMESTAMP:
+		return expr_step(e, HIST_OP_PUSH_TS, f, 0);
+	default:
+		break;
+	}
+	return expr_step(e, HIST_OP_PUSH_LEAF, f, 0);
+}
+
+/*
+ * Append the steps of @f's tree to @e in postfix order; @depth is the
+ * number of values on the evaluation stack before them.  False if the
+ * tree does not fit (it always does for a parsed tree).  A literal right
+ * operand is folded into its operator's step.
+ */
+static bool expr_emit(struct hist_expr *e, struct hist_field *f,
+		      unsigned int depth)
+{
+	struct hist_field *b = f->operands[1];
+	enum hist_op op;
+
+	/* every node leaves one value on the stack */
+	if (depth + 1 > HIST_EXPR_DEPTH_MAX + 1)
+		return false;
+	switch (f->kind) {
+	case HIST_KIND_PLUS:
+		op = HIST_OP_ADD;
+		break;
+	case HIST_KIND_MINUS:
+		op = HIST_OP_SUB;
+		break;
+	case HIST_KIND_MULT:
+		op = HIST_OP_MUL;
+		break;
+	case HIST_KIND_DIV:
+		op = HIST_OP_DIV;
+		break;
+	case HIST_KIND_NEG:
+		return expr_emit(e, f->operands[0], depth) &&
+		       expr_step(e, HIST_OP_NEG, f, 0);
+	default:
+		return expr_leaf(e, f);
+	}
+	if (!expr_emit(e, f->operands[0], depth))
+		return false;
+	if (b->kind == HIST_KIND_CONST)
+		return expr_step(e, op + (HIST_OP_ADD_K - HIST_OP_ADD), f,
+				 b->constant);
+	return expr_emit(e, b, depth + 1) && expr_step(e, op, f, 0);
+}
+
+/**
+ * hist_expr_compile - compile an expression for the hot path
+ * @f: a key, value or variable of a histogram being set up
+ *
+ * For an operator at the root, lays the tree out as a flat postfix
+ * program that hist_run_value() evaluates in one loop on a small stack
+ * instead of recursing through the tree.  Leaves the tree alone for
+ * anything else, when already compiled, or when memory is short (the
+ * tree walk computes the same value).
+ */
+void hist_expr_compile(struct hist_field *f)
+{
+	struct hist_expr *e;
+
+	if (f->expr || f->kind < HIST_KIND_PLUS || f->kind > HIST_KIND_NEG)
+		return;
+	e = kzalloc(struct_size(e, insn, HIST_EXPR_INSNS_MAX), GFP_KERNEL);
+	if (!e)
+		return;
+	if (!expr_emit(e, f, 0)) {
+		kfree(e);
+		return;
+	}
+	f->expr = e;
 }

@@ -6,11 +6,13 @@
  * Runs in whatever context the event fires in, NMI included.  It never
  * allocates, never takes a lock and never sleeps; every loop is bounded by
  * the trigger's (limited) number of fields and the maximum string length.
- * Field values are computed by one switch on the field kind; operators
- * recurse at most HIST_EXPR_DEPTH_MAX deep.
+ * Field values are computed by one switch on the field kind; an
+ * expression runs as a flat postfix program (hist_expr_compile()) in one
+ * loop over a stack of HIST_EXPR_DEPTH_MAX + 1 values, without recursion.
  *
  * Most histograms are plain: numeric record fields (maybe .log2) as keys,
- * hitcount and numeric record fields as values, nothing else.  Those take
+ * hitcount and numeric record fields as values, at most numeric variables
+ * (timestamps, expressions without references) besides.  Those take
  * hist_fast_update(), set up once by hist_fast_prepare(): the key is built
  * on the stack from a compact description next to the map pointer, with
  * no per-field calls, no per-CPU buffers and no nesting counter.
@@ -23,6 +25,7 @@
  * aggregated.
  */
 #include <linux/kernel.h>
+#include <linux/lockdep.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>
 #include <linux/stacktrace.h>
@@ -114,6 +117,98 @@ static u64 timestamp(struct hist_field *f, struct hist_run *run)
 	return ts;
 }
 
+/*
+ * Evaluate a compiled expression (hist_expr_compile()): the top of the
+ * stack lives in @acc, a push saves it below; operators combine the value
+ * below with @acc, exactly as op_value() computes it.  The compiler
+ * bounds the stack and the steps.
+ */
+static __always_inline u64 expr_run(const struct hist_expr *e,
+				    struct hist_run *run)
+{
+	const struct hist_insn *in = e->insn, *end = in + e->n;
+	u64 st[HIST_EXPR_DEPTH_MAX + 1], *sp = st, acc = 0;
+	const void *rec = run->rec;
+
+	for (; in < end; in++) {
+		switch (in->op) {
+		case HIST_OP_PUSH_S8:
+			*sp++ = acc;
+			acc = (u64)(s64)*(const s8 *)(rec + in->offset);
+			break;
+		case HIST_OP_PUSH_U8:
+			*sp++ = acc;
+			acc = *(const u8 *)(rec + in->offset);
+			break;
+		case HIST_OP_PUSH_S16:
+			*sp++ = acc;
+			acc = (u64)(s64)*(const s16 *)(rec + in->offset);
+			break;
+		case HIST_OP_PUSH_U16:
+			*sp++ = acc;
+			acc = *(const u16 *)(rec + in->offset);
+			break;
+		case HIST_OP_PUSH_S32:
+			*sp++ = acc;
+			acc = (u64)(s64)*(const s32 *)(rec + in->offset);
+			break;
+		case HIST_OP_PUSH_U32:
+			*sp++ = acc;
+			acc = *(const u32 *)(rec + in->offset);
+			break;
+		case HIST_OP_PUSH_U64:
+			*sp++ = acc;
+			acc = *(const u64 *)(rec + in->offset);
+			break;
+		case HIST_OP_PUSH_CONST:
+			*sp++ = acc;
+			acc = in->k;
+			break;
+		case HIST_OP_PUSH_REF:
+			*sp++ = acc;
+			acc = run->refs[in->f->var_ref_idx];
+			break;
+		case HIST_OP_PUSH_TS:
+			*sp++ = acc;
+			acc = timestamp(in->f, run);
+			break;
+		case HIST_OP_PUSH_LEAF:
+			/* not an operator, so no recursion */
+			*sp++ = acc;
+			acc = field_value(in->f, run);
+			break;
+		case HIST_OP_ADD:
+			acc = *--sp + acc;
+			break;
+		case HIST_OP_SUB:
+			acc = *--sp - acc;
+			break;
+		case HIST_OP_MUL:
+			acc = *--sp * acc;
+			break;
+		case HIST_OP_DIV:
+			acc = hist_apply_op(in->f, *--sp, acc);
+			break;
+		case HIST_OP_NEG:
+			acc = -acc;
+			break;
+		case HIST_OP_ADD_K:
+			acc += in->k;
+			break;
+		case HIST_OP_SUB_K:
+			acc -= in->k;
+			break;
+		case HIST_OP_MUL_K:
+			acc *= in->k;
+			break;
+		case HIST_OP_DIV_K:
+			acc = hist_apply_op(in->f, acc, in->k);
+			break;
+		}
+	}
+	return acc;
+}
+
 /* The numeric value of a field; strings and stacks yield 0. */
 static u64 field_value(struct hist_field *f, struct hist_run *run)
 {
@@ -132,6 +227,8 @@ static u64 field_value(struct hist_field *f, struct hist_run *run)
 	case HIST_KIND_CPU:
 		return raw_smp_processor_id();
 	case HIST_KIND_PLUS ... HIST_KIND_NEG:
+		if (likely(f->expr))
+			return expr_run(f->expr, run);
 		return op_value(f, run);
 	case HIST_KIND_VAR_REF:
 		return run->refs[f->var_ref_idx];
@@ -396,32 +493,45 @@ static bool hist_fast_field_init(struct hist_field *f,
 }
 
 /**
- * hist_fast_prepare - choose the fast path for a plain histogram
+ * hist_fast_prepare - compile the expressions, choose the fast path
  * @hd: the histogram, complete and with its map
  *
- * Sets @hd->fast_path if every key part is a numeric record field (with
- * .log2 at most), laid out as consecutive u64 words, every value the
- * hitcount or a numeric record field in map sum order, and there is
- * nothing else to do per event: no variables, references, actions or
- * stacks.
+ * Compiles every expression of the histogram (hist_expr_compile()).
+ * Then sets @hd->fast_path if every key part is a numeric record field
+ * (with .log2 at most), laid out as consecutive u64 words, every value
+ * the hitcount or a numeric record field in map sum order, every
+ * variable numeric, and there is nothing else to do per event: no
+ * references, field variables, actions or stacks.
  */
 void hist_fast_prepare(struct hist_data *hd)
 {
 	struct hist_fast *fp = &hd->fast;
 	unsigned int i, first = hist_first_key(hd);
 
+	for (i = 0; i < hd->n_fields; i++)
+		hist_expr_compile(hd->fields[i]);
+	for (i = 0; i < hd->n_field_vars; i++)
+		hist_expr_compile(hd->field_vars[i]);
+
 	hd->fast_path = false;
-	if (hd->n_vars || hd->n_map_vars || hd->n_var_refs ||
+	if (hd->n_map_vars != hd->n_vars || hd->n_var_refs ||
 	    hd->n_field_vars || hd->n_save_vars || hd->n_actions ||
-	    hd->uses_stack || hd->uses_timestamps ||
+	    hd->uses_stack ||
 	    hd->n_vals > ARRAY_SIZE(fp->vals) ||
 	    hd->n_fields - first > ARRAY_SIZE(fp->keys) ||
 	    hd->key_size != (hd->n_fields - first) * sizeof(u64))
 		return;
 
+	/* the implicit hitcount is value 0, counted without looking */
+	if (!hd->n_vals || hd->fields[0]->kind != HIST_KIND_HITCOUNT)
+		return;
 	for (i = 0; i < hd->n_vals; i++)
 		if (hd->fields[i]->map_idx != i ||
 		    !hist_fast_field_init(hd->fields[i], &fp->vals[i]))
+			return;
+	/* numbers only: strings and stacks take a copy in the element */
+	for (i = hd->n_vals; i < hd->n_vals + hd->n_vars; i++)
+		if (hd->fields[i]->elt_slot >= 0)
 			return;
 	for (i = first; i < hd->n_fields; i++) {
 		struct hist_field *f = hd->fields[i];
@@ -432,51 +542,96 @@ void hist_fast_prepare(struct hist_data *hd)
 			return;
 	}
 	fp->n_vals = hd->n_vals;
+	fp->n_vars = hd->n_vars;
 	fp->n_keys = hd->n_fields - first;
 	hd->fast_path = true;
 }
 
-static __always_inline u64 hist_fast_value(const struct hist_fast_field *ff,
-					   const void *rec)
+/* A numeric record field (a key part, or a value but the hitcount). */
+static __always_inline u64 hist_fast_num(const struct hist_fast_field *ff,
+					 const void *rec)
 {
-	u64 val;
+	u64 val = read_num(rec + ff->offset, ff->kind);
 
-	if (ff->kind == HIST_KIND_HITCOUNT)
-		return 1;
-	val = read_num(rec + ff->offset, ff->kind);
 	if (unlikely(ff->log2))
 		val = log2_bucket(val);
 	return val;
 }
 
+static __always_inline u64 hist_fast_value(const struct hist_fast_field *ff,
+					   const void *rec)
+{
+	if (ff->kind == HIST_KIND_HITCOUNT)
+		return 1;
+	return hist_fast_num(ff, rec);
+}
+
+/* The variables of a fast path histogram, after its sums. */
+static noinline void hist_fast_vars(struct hist_data *hd,
+				    struct tracing_map_elt *elt,
+				    struct trace_buffer *buffer, void *rec,
+				    struct ring_buffer_event *rbe)
+{
+	struct hist_run run = {
+		.buffer = buffer,
+		.rec = rec,
+		.rbe = rbe,
+	};
+	unsigned int i;
+	u64 val;
+
+	for (i = hd->n_vals; i < hd->n_vals + hd->fast.n_vars; i++) {
+		struct hist_field *f = hd->fields[i];
+
+		if (f->expr)
+			val = expr_run(f->expr, &run);
+		else
+			val = field_value(f, &run);
+		tracing_map_set_var(elt, f->var_idx, val);
+	}
+}
+
 /**
  * hist_fast_update - aggregate one event into a plain histogram
  * @hd: a histogram hist_fast_prepare() chose the fast path for
+ * @buffer: the buffer the event was reserved in
  * @rec: the event record
+ * @rbe: the ring buffer event
  *
  * Same result as hist_data_update() for such a histogram.
  */
-void hist_fast_update(struct hist_data *hd, void *rec)
+void hist_fast_update(struct hist_data *hd, struct trace_buffer *buffer,
+		      void *rec, struct ring_buffer_event *rbe)
 {
 	const struct hist_fast *fp = &hd->fast;
-	u64 key[ARRAY_SIZE(fp->keys)];
 	struct tracing_map_elt *elt;
 	unsigned int i;
 
 	/* paired with hist_freeze() */
 	if (unlikely(smp_load_acquire(&hd->frozen)))
 		return;
-	for (i = 0; i < fp->n_keys; i++)
-		key[i] = hist_fast_value(&fp->keys[i], rec);
+	/*
+	 * Triggers run with preemption disabled (event_triggers_call()), so
+	 * the update is one RCU-sched section, as hist_poll_notify() needs.
+	 */
+	lockdep_assert_preemption_disabled();
+	if (likely(fp->n_keys == 1)) {
+		u64 key = hist_fast_num(&fp->keys[0], rec);
 
-	/* hist_poll_notify() relies on the update being one RCU section */
-	preempt_disable_notrace();
-	elt = tracing_map_insert(hd->map, key);
-	if (likely(elt)) {
-		for (i = 0; i < fp->n_vals; i++)
-			tracing_map_update_sum(elt, i,
-					       hist_fast_value(&fp->vals[i], rec));
-		hist_poll_notify();
+		elt = tracing_map_insert(hd->map, &key);
+	} else {
+		u64 key[ARRAY_SIZE(fp->keys)];
+
+		for (i = 0; i < fp->n_keys; i++)
+			key[i] = hist_fast_num(&fp->keys[i], rec);
+		elt = tracing_map_insert(hd->map, key);
 	}
-	preempt_enable_notrace();
+	if (unlikely(!elt))
+		return;
+	tracing_map_update_sum(elt, 0, 1);
+	for (i = 1; i < fp->n_vals; i++)
+		tracing_map_update_sum(elt, i, hist_fast_value(&fp->vals[i], rec));
+	if (fp->n_vars)
+		hist_fast_vars(hd, elt, buffer, rec, rbe);
+	hist_poll_notify();
 }

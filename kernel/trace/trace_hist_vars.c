@@ -280,6 +280,7 @@ struct hist_field *hist_var_ref_create(struct hist_data *hd,
 	if (!f)
 		return NULL;
 	f->text = NULL;
+	f->expr = NULL;
 	f->name = kstrdup(entry->name, GFP_KERNEL);
 	f->system = system ? kstrdup(system, GFP_KERNEL) : NULL;
 	f->event_name = system ? kstrdup(event, GFP_KERNEL) : NULL;

@@ -133,6 +133,8 @@ struct synth_err {
  * @n_fields: number of fields
  * @fields: field array, @n_fields entries
  * @has_dynamic: at least one "char[]" or stack field is present
+ * @needs_clear: the fixed part has bytes the field values do not cover
+ *	(padding, string rests, __data_loc slots): cleared per record
  * @fixed_size: size of the record without the dynamic tail
  * @ref: references taken with synth_event_find_get(), event_mutex
  * @n_enabled: number of trace_event_files with the event enabled
@@ -148,6 +150,7 @@ struct synth_event {
 	unsigned int			n_fields;
 	struct synth_field		**fields;
 	bool				has_dynamic;
+	bool				needs_clear;
 	unsigned int			fixed_size;
 	int				ref;
 	unsigned int			n_enabled;

@@ -73,8 +73,10 @@
  * (F) A failed cmpxchg64() is not ordered, so an inserter that lost a
  *     slot reloads it with tracing_map_slot_read() before using it.
  * (S) Sums are unordered atomic64 counters.  Hits and drops are per-CPU
- *     local64_t counters (an NMI on the same CPU cannot lose an update),
- *     summed when read.
+ *     counters that an interrupt or NMI on the same CPU cannot make lose
+ *     an update (one this_cpu_inc() instruction where the architecture
+ *     has NMI-safe ones, else local64_t; see tracing_map_ctr_t), summed
+ *     when read.
  * (V) tracing_map_set_var() stores the value, then sets var_set with
  *     smp_store_release(); tracing_map_var_set() reads the flag with
  *     smp_load_acquire(), so seeing the flag implies seeing the value.
@@ -83,14 +85,15 @@
  *
  * Sort and walk may run while inserts go on: they see the elements
  * published when they read each slot, whose sums may still change.
- * Clear is not safe against concurrent inserts or lookups: the caller stops them and
- * waits for those in flight (e.g. tracepoint_synchronize_unregister()),
- * then clear resets the elements used since the previous clear (calling
- * ops->elt_clear()), the slots, the spares, the pool counter, hits and
- * drops with plain stores that the caller's resume orders before the
- * next insert.  Sort reads the live published elements.  It breaks ties
- * by the key fields and finally by memcmp() of the key, so the output
- * order never depends on hashing or insertion order.
+ * Clear is not safe against concurrent inserts or lookups: the caller
+ * stops them and waits for those in flight (e.g.
+ * tracepoint_synchronize_unregister()), then clear resets the elements
+ * used since the previous clear (calling ops->elt_clear()), the slots,
+ * the spares, the pool counter, hits and drops with plain stores that
+ * the caller's resume orders before the next insert.  Sort reads the
+ * live published elements.  It breaks ties by the key fields and finally
+ * by memcmp() of the key, so the output order never depends on hashing
+ * or insertion order.
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
@@ -226,10 +229,11 @@ static __always_inline u32 tracing_map_hash(const struct tracing_map *map,
 }
 
 /* Is the key of @elt equal to @key?  Word by word, as the hash reads. */
-static __always_inline bool tracing_map_key_eq(struct tracing_map_elt *elt,
+static __always_inline bool tracing_map_key_eq(const struct tracing_map *map,
+					       struct tracing_map_elt *elt,
 					       const void *key, unsigned int n)
 {
-	const u8 *a = tracing_map_elt_key(elt), *b = key;
+	const u8 *a = (const u8 *)elt + map->key_off, *b = key;
 
 	for (; n >= sizeof(u64); n -= sizeof(u64), a += 8, b += 8)
 		if (get_unaligned((const u64 *)a) !=
@@ -238,13 +242,40 @@ static __always_inline bool tracing_map_key_eq(struct tracing_map_elt *elt,
 	return !n || !memcmp(a, b, n);
 }
 
+/* Count an event on this CPU: safe against interrupts and NMIs. */
+#ifdef TRACING_MAP_CTR_THIS_CPU
+static __always_inline void tracing_map_count(u64 __percpu *ctr)
+{
+	this_cpu_inc(*ctr);
+}
+
+static u64 tracing_map_ctr_read(u64 *ctr)
+{
+	return READ_ONCE(*ctr);
+}
+
+static void tracing_map_ctr_reset(u64 *ctr)
+{
+	WRITE_ONCE(*ctr, 0);
+}
+#else
 static __always_inline void tracing_map_count(local64_t __percpu *ctr)
 {
-	/* local64_t: safe against interrupts and NMIs on this CPU */
 	preempt_disable_notrace();
 	local64_inc(this_cpu_ptr(ctr));
 	preempt_enable_notrace();
 }
+
+static u64 tracing_map_ctr_read(local64_t *ctr)
+{
+	return local64_read(ctr);
+}
+
+static void tracing_map_ctr_reset(local64_t *ctr)
+{
+	local64_set(ctr, 0);
+}
+#endif
 
 /*
  * The probe shared by insert (@add) and lookup (!@add), see the top of
@@ -263,7 +294,9 @@ tracing_map_probe(struct tracing_map *map, void *key, bool add,
 	unsigned int n;
 	u64 word;
 
-	for (n = 0; n < map->n_slots; n++, idx = (idx + 1) & mask) {
+	/* n_slots is at least 2: the first test is not needed */
+	n = 0;
+	do {
 		word = tracing_map_slot_read(&map->slots[idx]);
 		if (!word) {
 			if (!add)
@@ -286,7 +319,7 @@ tracing_map_probe(struct tracing_map *map, void *key, bool add,
 		if ((u32)(word >> 32) != hash)
 			continue;
 		elt = tracing_map_slot_elt(map, word);
-		if (!tracing_map_key_eq(elt, key, size))
+		if (!tracing_map_key_eq(map, elt, key, size))
 			continue;
 
 		if (new)
@@ -294,7 +327,7 @@ tracing_map_probe(struct tracing_map *map, void *key, bool add,
 		if (add)
 			tracing_map_count(&map->pcpu->hits);
 		return elt;
-	}
+	} while (idx = (idx + 1) & mask, ++n < map->n_slots);
 
 	/* Not reached while at most half of the slots are used. */
 	if (!add)
@@ -416,7 +449,7 @@ static u64 tracing_map_sum_pcpu(struct tracing_map *map, bool drops)
 		return 0;
 	for_each_possible_cpu(cpu) {
 		pc = per_cpu_ptr(map->pcpu, cpu);
-		n += local64_read(drops ? &pc->drops : &pc->hits);
+		n += tracing_map_ctr_read(drops ? &pc->drops : &pc->hits);
 	}
 	return n;
 }
@@ -716,8 +749,8 @@ void tracing_map_clear(struct tracing_map *map)
 	for_each_possible_cpu(cpu) {
 		pc = per_cpu_ptr(map->pcpu, cpu);
 		pc->spare = NULL;
-		local64_set(&pc->hits, 0);
-		local64_set(&pc->drops, 0);
+		tracing_map_ctr_reset(&pc->hits);
+		tracing_map_ctr_reset(&pc->drops);
 	}
 	atomic_set(&map->next_elt, 0);
 }

@@ -92,6 +92,16 @@ struct tracing_map_field_desc {
 	bool				is_key;
 };
 
+/*
+ * Per-CPU event counters.  Where this_cpu_inc() on a u64 is a single
+ * instruction that interrupts and NMIs cannot split, the counters are
+ * plain u64s incremented with it, whatever the caller's preemption state.
+ * Elsewhere they are local64_t, incremented with preemption disabled.
+ */
+#if defined(CONFIG_ARCH_HAS_NMI_SAFE_THIS_CPU_OPS) && BITS_PER_LONG == 64
+#define TRACING_MAP_CTR_THIS_CPU	1
+#endif
+
 /**
  * struct tracing_map_pcpu - per-CPU state of a map
  * @spare: element that was prepared but never published
@@ -100,8 +110,13 @@ struct tracing_map_field_desc {
  */
 struct tracing_map_pcpu {
 	struct tracing_map_elt		*spare;
+#ifdef TRACING_MAP_CTR_THIS_CPU
+	u64				hits;
+	u64				drops;
+#else
 	local64_t			hits;
 	local64_t			drops;
+#endif
 };
 
 /**
