@@ -303,12 +303,12 @@ static DEFINE_PER_CPU(struct synth_scratch, synth_scratch);
  * whether the event is recorded or not.
  */
 static noinline void synth_call_triggers(struct trace_event_file *file,
+					 struct trace_buffer *buffer,
 					 struct synth_trace_event *entry)
 {
 	enum event_trigger_type tt;
 
-	tt = event_triggers_call(file, file->tr->array_buffer.buffer, entry,
-				 NULL);
+	tt = event_triggers_call(file, buffer, entry, NULL);
 	if (tt)
 		event_triggers_post_call(file, tt);
 }
@@ -318,6 +318,7 @@ static noinline bool synth_record_scratch(struct synth_event *se,
 					  const u64 *vals,
 					  const struct synth_tail *tail)
 {
+	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
 	struct synth_scratch *sc = this_cpu_ptr(&synth_scratch);
 	struct synth_trace_event *entry;
 	bool done = false;
@@ -327,15 +328,17 @@ static noinline bool synth_record_scratch(struct synth_event *se,
 	if (likely(depth < SYNTH_SCRATCH_NEST)) {
 		entry = (struct synth_trace_event *)sc->buf[depth];
 		/*
-		 * The context word of the ring buffer path, where
-		 * trace_event_buffer_reserve() takes one off the preempt
-		 * count for the ring_buffer_nest_start() that this path
-		 * does not do.
+		 * Nested as on the ring buffer path: what the triggers
+		 * reserve themselves (an eprobe's event, a stack trace)
+		 * gets a nesting level of its own, and the context word is
+		 * the one trace_event_buffer_reserve() would record there.
 		 */
+		ring_buffer_nest_start(buffer);
 		tracing_generic_entry_update(&entry->ent, se->call.event.type,
-					     tracing_gen_ctx());
+					     tracing_gen_ctx_dec());
 		synth_fill_record(se, entry, vals, tail);
-		synth_call_triggers(file, entry);
+		synth_call_triggers(file, buffer, entry);
+		ring_buffer_nest_end(buffer);
 		done = true;
 	}
 	local_dec(&sc->depth);
