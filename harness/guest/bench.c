@@ -21,6 +21,12 @@
  * P processes, process i pinned to CPU i, each call lseek(4242, 0) N
  * times at once (all on one key); prints the nanoseconds from the start
  * to the last one's end.  For the multi-vCPU throughput, in real time.
+ *
+ *   bench fill K
+ *
+ * K processes, one after the other, each call lseek(4242, 0) once: K
+ * more pids in histograms keyed on common_pid (the pipeline with live
+ * keys).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -99,6 +105,28 @@ static int procs(int p, long n)
 	return ret;
 }
 
+static int fill(long k)
+{
+	int status, ret = 0;
+	pid_t pid;
+	long i;
+
+	for (i = 0; i < k; i++) {
+		pid = fork();
+		if (pid < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (!pid) {
+			lseek(4242, 0, SEEK_SET);
+			_exit(0);
+		}
+		if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+			ret = 1;
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	long n, keys, i;
@@ -108,8 +136,11 @@ int main(int argc, char **argv)
 		return read_file(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "procs"))
 		return procs(atoi(argv[2]), atol(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "fill"))
+		return fill(atol(argv[2]));
 	if (argc != 3) {
-		fprintf(stderr, "usage: bench N KEYS | bench read FILE | bench procs P N\n");
+		fprintf(stderr,
+			"usage: bench N KEYS | read FILE | procs P N | fill K\n");
 		return 2;
 	}
 	n = atol(argv[1]);

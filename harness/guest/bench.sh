@@ -35,6 +35,8 @@ run() { # mode keys trigger...
 		*) echo "$t" >> $E/trigger ;;
 		esac || { echo "@@BENCH-ERROR $mode: $t"; cat error_log; return; }
 	done
+	# pipeline-2048: 2,000 more pids in the common_pid histograms
+	case $mode in pipeline-2048) /bin/bench fill 2000 ;; esac
 	if [ -n "${BENCH_PROFILE:-}" ]; then
 		# make profile: the host single-steps one event of this mode
 		echo "@@PROFILE-READY $mode"
@@ -57,6 +59,13 @@ run() { # mode keys trigger...
 		fi
 		if [ $bad = 1 ]; then
 			echo "@@BENCH-ERROR $mode: $hf counted ${hits:-nothing}, expected $want"
+			return
+		fi
+	fi
+	if [ $mode = pipeline-2048 ]; then
+		entries=$(grep -m1 '^    Entries:' $E/hist | awk '{ print $2 }')
+		if [ "${entries:-0}" -lt 2001 ]; then
+			echo "@@BENCH-ERROR $mode: $E/hist has ${entries:-no} entries, expected 2001"
 			return
 		fi
 	fi
@@ -136,6 +145,12 @@ run stacktrace-key 1 "hist:keys=common_stacktrace $M"
 run 2048-keys 2048 "hist:keys=offset $M"
 run pipeline 1 "synth:bench_lat u64 lat" "hist:keys=common_pid:ts0=common_timestamp.usecs $M" \
 	"exit:hist:keys=common_pid:lat=common_timestamp.usecs-\$ts0:onmatch(syscalls.sys_enter_lseek).trace(bench_lat,\$lat) if ret == -9" \
+	"lat:hist:keys=lat.log2"
+# the same with 2,001 live entries in both common_pid tables (filled by
+# 2,000 short-lived processes before the timed loop; size=4096 so that
+# both kernels keep them all): the cost must not grow with the entries
+run pipeline-2048 1 "synth:bench_lat u64 lat" "hist:keys=common_pid:ts0=common_timestamp.usecs:size=4096 $M" \
+	"exit:hist:keys=common_pid:lat=common_timestamp.usecs-\$ts0:onmatch(syscalls.sys_enter_lseek).trace(bench_lat,\$lat):size=4096 if ret == -9" \
 	"lat:hist:keys=lat.log2"
 
 # A string key: the task's comm, fetched by a kprobe on __x64_sys_lseek

@@ -117,6 +117,13 @@ static u64 timestamp(struct hist_field *f, struct hist_run *run)
 	return ts;
 }
 
+/* One case per field width: sign-extends signed ones, as read_num(). */
+#define EXPR_PUSH_FIELD(op, type)					\
+	case op:							\
+		*sp++ = acc;						\
+		acc = (u64)(s64)*(const type *)(rec + in->offset);	\
+		break
+
 /*
  * Evaluate a compiled expression (hist_expr_compile()): the top of the
  * stack lives in @acc, a push saves it below; operators combine the value
@@ -132,34 +139,13 @@ static __always_inline u64 expr_run(const struct hist_expr *e,
 
 	for (; in < end; in++) {
 		switch (in->op) {
-		case HIST_OP_PUSH_S8:
-			*sp++ = acc;
-			acc = (u64)(s64)*(const s8 *)(rec + in->offset);
-			break;
-		case HIST_OP_PUSH_U8:
-			*sp++ = acc;
-			acc = *(const u8 *)(rec + in->offset);
-			break;
-		case HIST_OP_PUSH_S16:
-			*sp++ = acc;
-			acc = (u64)(s64)*(const s16 *)(rec + in->offset);
-			break;
-		case HIST_OP_PUSH_U16:
-			*sp++ = acc;
-			acc = *(const u16 *)(rec + in->offset);
-			break;
-		case HIST_OP_PUSH_S32:
-			*sp++ = acc;
-			acc = (u64)(s64)*(const s32 *)(rec + in->offset);
-			break;
-		case HIST_OP_PUSH_U32:
-			*sp++ = acc;
-			acc = *(const u32 *)(rec + in->offset);
-			break;
-		case HIST_OP_PUSH_U64:
-			*sp++ = acc;
-			acc = *(const u64 *)(rec + in->offset);
-			break;
+		EXPR_PUSH_FIELD(HIST_OP_PUSH_S8, s8);
+		EXPR_PUSH_FIELD(HIST_OP_PUSH_U8, u8);
+		EXPR_PUSH_FIELD(HIST_OP_PUSH_S16, s16);
+		EXPR_PUSH_FIELD(HIST_OP_PUSH_U16, u16);
+		EXPR_PUSH_FIELD(HIST_OP_PUSH_S32, s32);
+		EXPR_PUSH_FIELD(HIST_OP_PUSH_U32, u32);
+		EXPR_PUSH_FIELD(HIST_OP_PUSH_U64, u64);
 		case HIST_OP_PUSH_CONST:
 			*sp++ = acc;
 			acc = in->k;
