@@ -249,6 +249,7 @@ void hist_spec_free(struct hist_spec *spec);
 #define HIST_FIELD_FL_CONST		BIT(18)
 #define HIST_FIELD_FL_PERCENT		BIT(19)
 #define HIST_FIELD_FL_GRAPH		BIT(20)
+#define HIST_FIELD_FL_COMM		BIT(21)
 
 /* Modifiers that only change how a value is printed. */
 #define HIST_FIELD_FL_DISPLAY	(HIST_FIELD_FL_HEX | HIST_FIELD_FL_SYM | \
@@ -285,6 +286,7 @@ enum hist_kind {
 	HIST_KIND_NEG,
 	HIST_KIND_VAR_REF,	/* a variable, resolved before the update */
 	HIST_KIND_EXECNAME,	/* comm of the current task (.execname var) */
+	HIST_KIND_COMM,		/* common_comm: current->comm, as it is */
 };
 
 /**

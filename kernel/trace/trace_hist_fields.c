@@ -215,6 +215,17 @@ static struct hist_field *special_field(const char *name)
 		}
 		return f;
 	}
+	/* the current task's name (upstream since 6.16): a string */
+	if (!strcmp(name, "common_comm")) {
+		f = new_field(HIST_KIND_COMM,
+			      HIST_FIELD_FL_COMM | HIST_FIELD_FL_STRING);
+		if (!IS_ERR(f)) {
+			BUILD_BUG_ON(TASK_COMM_LEN != 16); /* the type below */
+			f->size = TASK_COMM_LEN;
+			f->type = "char[16]";
+		}
+		return f;
+	}
 	if (!strcmp(name, "common_stacktrace") || !strcmp(name, "stacktrace")) {
 		f = new_field(HIST_KIND_STACKTRACE, HIST_FIELD_FL_STACKTRACE);
 		if (!IS_ERR(f)) {
@@ -802,6 +813,8 @@ const char *hist_field_plain_name(const struct hist_field *field)
 		return "common_cpu";
 	case HIST_KIND_STACKTRACE:
 		return "common_stacktrace";
+	case HIST_KIND_COMM:
+		return "common_comm";
 	default:
 		if (is_operator(field) && field->text)
 			return field->text;

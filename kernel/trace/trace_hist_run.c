@@ -268,6 +268,10 @@ static void key_part(struct hist_field *f, u8 *dst, unsigned int room,
 		key_string(dst, room, current->pid ? current->comm : "<idle>",
 			   TASK_COMM_LEN);
 		return;
+	case HIST_KIND_COMM:
+		/* may be renamed meanwhile: at most TASK_COMM_LEN - 1 bytes */
+		key_string(dst, room, current->comm, TASK_COMM_LEN);
+		return;
 	case HIST_KIND_STACK_FIELD: {
 		unsigned int bytes;
 
