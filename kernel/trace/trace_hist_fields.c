@@ -215,14 +215,17 @@ static struct hist_field *special_field(const char *name)
 		}
 		return f;
 	}
-	/* the current task's name (upstream since 6.16): a string */
+	/*
+	 * The current task's name (upstream since 6.16): a string with
+	 * upstream's type and size, so that the same synthetic fields take
+	 * it and the same keys fit.
+	 */
 	if (!strcmp(name, "common_comm")) {
 		f = new_field(HIST_KIND_COMM,
 			      HIST_FIELD_FL_COMM | HIST_FIELD_FL_STRING);
 		if (!IS_ERR(f)) {
-			BUILD_BUG_ON(TASK_COMM_LEN != 16); /* the type below */
-			f->size = TASK_COMM_LEN;
-			f->type = "char[16]";
+			f->size = MAX_FILTER_STR_VAL;
+			f->type = "char[]";
 		}
 		return f;
 	}
@@ -433,7 +436,9 @@ static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 	 * back as size-less fields of their own filter type.
 	 */
 	ef = NULL;
-	if (strcmp(name, "hitcount") && strcmp(name, "common_timestamp"))
+	/* these three mean what they say even where an event has such a field */
+	if (strcmp(name, "hitcount") && strcmp(name, "common_timestamp") &&
+	    strcmp(name, "common_comm"))
 		ef = trace_find_event_field(ctx->call, name);
 	if (ef && ef->filter_type == FILTER_CPU) {
 		f = special_field("common_cpu");
@@ -1007,7 +1012,8 @@ struct hist_field *hist_field_of_event(struct trace_event_call *call,
 	struct ftrace_event_field *ef;
 	struct hist_field *f;
 
-	ef = trace_find_event_field(call, (char *)name);
+	ef = strcmp(name, "common_comm") ?
+	     trace_find_event_field(call, (char *)name) : NULL;
 	if (ef && ef->filter_type != FILTER_CPU &&
 	    (ef->size || ef->filter_type == FILTER_DYN_STRING ||
 	     ef->filter_type == FILTER_RDYN_STRING))

@@ -265,13 +265,23 @@ static void key_part(struct hist_field *f, u8 *dst, unsigned int room,
 		return;
 	case HIST_KIND_EXECNAME:
 		/* as the comm of an .execname key (execname_init()) */
-		key_string(dst, room, current->pid ? current->comm : "<idle>",
-			   TASK_COMM_LEN);
+		if (!current->pid) {
+			key_string(dst, room, "<idle>", TASK_COMM_LEN);
+			return;
+		}
+		fallthrough;
+	case HIST_KIND_COMM: {
+		char comm[TASK_COMM_LEN];
+
+		/*
+		 * One copy first: the task may be renamed meanwhile, and a
+		 * new short name must not be followed by the old one's tail.
+		 */
+		memcpy(comm, current->comm, sizeof(comm));
+		comm[sizeof(comm) - 1] = '\0';
+		key_string(dst, room, comm, sizeof(comm));
 		return;
-	case HIST_KIND_COMM:
-		/* may be renamed meanwhile: at most TASK_COMM_LEN - 1 bytes */
-		key_string(dst, room, current->comm, TASK_COMM_LEN);
-		return;
+	}
 	case HIST_KIND_STACK_FIELD: {
 		unsigned int bytes;
 

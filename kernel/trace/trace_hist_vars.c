@@ -478,7 +478,7 @@ struct hist_field *hist_field_var_create(struct hist_data *hd,
 	if (save || !system) {
 		f = hist_find_var(hd, name);
 		if (f && !save && !(f->flags & HIST_FIELD_FL_EXPR) &&
-		    f->event_field)
+		    (f->event_field || f->kind == HIST_KIND_COMM))
 			goto ref;
 		f = own_field_var(hd, name, save);
 		if (IS_ERR(f)) {
@@ -506,7 +506,8 @@ ref:
 		hist_log(hd, HIST_ERR_EVENT_FILE_NOT_FOUND, name);
 		goto out;
 	}
-	if (!trace_find_event_field(file->event_call, (char *)name)) {
+	if (!trace_find_event_field(file->event_call, (char *)name) &&
+	    strcmp(name, "common_comm")) {
 		hist_log(hd, HIST_ERR_FIELD_NOT_FOUND, name);
 		hist_log(hd, HIST_ERR_HIST_CREATE_FAIL, name);
 		goto out;
