@@ -422,6 +422,7 @@ void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 		.rec = rec,
 		.rbe = rbe,
 	};
+	struct tracing_map_sums s;
 	struct hist_key_bufs *kb;
 	unsigned int i;
 	long depth;
@@ -451,16 +452,21 @@ void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 	if (hd->n_var_refs && !resolve_refs(hd, &run, false))
 		goto out;
 
-	run.elt = tracing_map_insert(hd->map, run.key);
+	run.elt = tracing_map_insert_sums(hd->map, run.key, &s);
 	if (!run.elt)
 		goto out;
 
+	/* the values are the map's first sum fields, map_idx == i */
 	for (i = 0; i < hd->n_vals; i++) {
-		struct hist_field *f = hd->fields[i];
+		u64 val = field_value(hd->fields[i], &run);
 
-		tracing_map_update_sum(run.elt, f->map_idx,
-				       field_value(f, &run));
+		if (likely(s.sums))
+			local64_add(val, &s.sums[i]);
+		else
+			tracing_map_update_sum(run.elt, i, val);
 	}
+	if (likely(s.sums))
+		tracing_map_sums_put(&s);
 	for (i = hd->n_vals; i < hd->n_vals + hd->n_vars; i++)
 		hist_run_set_var(hd->fields[i], &run);
 	for (i = 0; i < hd->n_field_vars; i++)
@@ -558,14 +564,6 @@ static __always_inline u64 hist_fast_num(const struct hist_fast_field *ff,
 	return val;
 }
 
-static __always_inline u64 hist_fast_value(const struct hist_fast_field *ff,
-					   const void *rec)
-{
-	if (ff->kind == HIST_KIND_HITCOUNT)
-		return 1;
-	return hist_fast_num(ff, rec);
-}
-
 /* The variables of a fast path histogram, after its sums. */
 static noinline void hist_fast_vars(struct hist_data *hd,
 				    struct tracing_map_elt *elt,
@@ -604,6 +602,7 @@ void hist_fast_update(struct hist_data *hd, struct trace_buffer *buffer,
 		      void *rec, struct ring_buffer_event *rbe)
 {
 	const struct hist_fast *fp = &hd->fast;
+	struct tracing_map_sums s;
 	struct tracing_map_elt *elt;
 	unsigned int i;
 
@@ -618,19 +617,27 @@ void hist_fast_update(struct hist_data *hd, struct trace_buffer *buffer,
 	if (likely(fp->n_keys == 1)) {
 		u64 key = hist_fast_num(&fp->keys[0], rec);
 
-		elt = tracing_map_insert(hd->map, &key);
+		elt = tracing_map_insert_sums(hd->map, &key, &s);
 	} else {
 		u64 key[ARRAY_SIZE(fp->keys)];
 
 		for (i = 0; i < fp->n_keys; i++)
 			key[i] = hist_fast_num(&fp->keys[i], rec);
-		elt = tracing_map_insert(hd->map, key);
+		elt = tracing_map_insert_sums(hd->map, key, &s);
 	}
 	if (unlikely(!elt))
 		return;
-	tracing_map_update_sum(elt, 0, 1);
-	for (i = 1; i < fp->n_vals; i++)
-		tracing_map_update_sum(elt, i, hist_fast_value(&fp->vals[i], rec));
+	if (likely(s.sums)) {
+		local64_inc(&s.sums[0]);
+		for (i = 1; i < fp->n_vals; i++)
+			local64_add(hist_fast_num(&fp->vals[i], rec), &s.sums[i]);
+		tracing_map_sums_put(&s);
+	} else {
+		tracing_map_update_sum(elt, 0, 1);
+		for (i = 1; i < fp->n_vals; i++)
+			tracing_map_update_sum(elt, i,
+					       hist_fast_num(&fp->vals[i], rec));
+	}
 	if (fp->n_vars)
 		hist_fast_vars(hd, elt, buffer, rec, rbe);
 	hist_poll_notify();

@@ -72,7 +72,8 @@
  *     read with a cmpxchg64() that changes nothing, then smp_mb().
  * (F) A failed cmpxchg64() is not ordered, so an inserter that lost a
  *     slot reloads it with tracing_map_slot_read() before using it.
- * (S) Sums are unordered atomic64 counters.  Hits and drops are per-CPU
+ * (S) Sums in elements are unordered atomic64 counters, see also (C).
+ *     Hits and drops are per-CPU
  *     counters that an interrupt or NMI on the same CPU cannot make lose
  *     an update (one this_cpu_inc() instruction where the architecture
  *     has NMI-safe ones, else local64_t; see tracing_map_ctr_t), summed
@@ -82,6 +83,35 @@
  *     smp_load_acquire(), so seeing the flag implies seeing the value.
  *     tracing_map_read_var_once() clears the flag with WRITE_ONCE(); a
  *     set racing with it may be consumed by it.
+ *
+ * Pending sums.  A sum updated with an atomic add on every event makes
+ * every CPU that counts the same key write the element's cache line.  So
+ * on 64-bit kernels tracing_map_insert_sums() hands the updater one of
+ * this CPU's TRACING_MAP_PEND_SLOTS slots instead, chosen by the
+ * element's pool index, to add to with local64_add(): one instruction
+ * that interrupts cannot split, no bus lock, on a line no other CPU
+ * writes.  A slot holding another element is taken over after a few
+ * such updates (tracing_map_pend_switch(); the others add to their
+ * element): its amounts are added to that element, it is zeroed and it
+ * gets the new element.  An interrupt or NMI updating
+ * the same map while this CPU is between tracing_map_insert_sums() and
+ * tracing_map_sums_put() finds its busy count above one and adds to the
+ * element directly, so a slot has one writer at a time and nothing
+ * waits.  A sum is the element's counter plus every CPU's slot for the
+ * element (tracing_map_read_sum()), exact once the updates stopped.
+ * Sums read while they run may miss amounts being moved from a slot to
+ * the element, never count them twice:
+ * (C) The owner makes the slot's seq odd, smp_wmb(), adds its amounts to
+ *     the old element, zeroes them, stores the new element, smp_wmb(),
+ *     makes seq even again.  A reader reads the element's counter, then,
+ *     after smp_rmb(), each slot between two reads of its seq, and uses
+ *     the slot only if they are equal and even (it tries a few times,
+ *     then leaves that slot out).  If the counter it read includes a
+ *     flush, the flush's odd seq was visible before it, so the slot read
+ *     that follows either retries or sees the slot after the flush.
+ *     Plain adds to a slot leave seq alone: a reader sees the amount
+ *     before or after one add, as with an atomic counter.
+ * Clear zeroes the slots along with the elements.
  *
  * Sort and walk may run while inserts go on: they see the elements
  * published when they read each slot, whose sums may still change.
@@ -98,6 +128,8 @@
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -110,12 +142,6 @@
 #include <linux/vmalloc.h>
 
 #include "tracing_map.h"
-
-static inline struct tracing_map_elt *
-tracing_map_idx_elt(struct tracing_map *map, unsigned int idx)
-{
-	return map->elts + (size_t)idx * map->elt_size;
-}
 
 static inline struct tracing_map_elt *
 tracing_map_slot_elt(struct tracing_map *map, u64 word)
@@ -131,20 +157,6 @@ static inline atomic64_t *tracing_map_vars(struct tracing_map_elt *elt)
 static inline bool *tracing_map_set_flags(struct tracing_map_elt *elt)
 {
 	return (void *)elt + elt->map->set_off;
-}
-
-static inline u64 tracing_map_slot_read(u64 *slot)
-{
-#ifdef CONFIG_64BIT
-	/* Rule (A): pairs with the cmpxchg64() publishing the slot. */
-	return smp_load_acquire(slot);
-#else
-	u64 word = cmpxchg64(slot, 0, 0);
-
-	/* Rule (A): a failed cmpxchg64() is not ordered, order it here. */
-	smp_mb();
-	return word;
-#endif
 }
 
 /* Zero sums, variables and flags; @elt is unpublished or the map is paused. */
@@ -196,59 +208,7 @@ static void tracing_map_park_elt(struct tracing_map *map,
 	(void)cmpxchg(&raw_cpu_ptr(map->pcpu)->spare, NULL, elt);
 }
 
-#define TRACING_MAP_MUL1	0x9e3779b97f4a7c15ULL
-#define TRACING_MAP_MUL2	0xd6e8feb86659fd93ULL
-
-/*
- * Hash of a key, a u64 word at a time: each word is xored in, multiplied
- * and rotated (so high bits reach the low bits the slot index uses), and
- * the result goes through a xorshift-multiply finalizer.  Every step is
- * a bijection of the state, so two keys of one length that differ in a
- * single word never collide before the final fold to 32 bits.  A key
- * whose size is not a multiple of 8 ends with a zero-padded word.
- */
-static __always_inline u32 tracing_map_hash(const struct tracing_map *map,
-					    const void *key, unsigned int n)
-{
-	u64 h = map->hash_seed ^ n;
-	const u8 *p = key;
-	u64 w;
-
-	for (; n >= sizeof(u64); n -= sizeof(u64), p += sizeof(u64))
-		h = rol64((h ^ get_unaligned((const u64 *)p)) *
-			  TRACING_MAP_MUL1, 31);
-	if (unlikely(n)) {
-		w = 0;
-		memcpy(&w, p, n);
-		h = rol64((h ^ w) * TRACING_MAP_MUL1, 31);
-	}
-	h ^= h >> 32;
-	h *= TRACING_MAP_MUL2;
-	h ^= h >> 29;
-	return (u32)h;
-}
-
-/* Is the key of @elt equal to @key?  Word by word, as the hash reads. */
-static __always_inline bool tracing_map_key_eq(const struct tracing_map *map,
-					       struct tracing_map_elt *elt,
-					       const void *key, unsigned int n)
-{
-	const u8 *a = (const u8 *)elt + map->key_off, *b = key;
-
-	for (; n >= sizeof(u64); n -= sizeof(u64), a += 8, b += 8)
-		if (get_unaligned((const u64 *)a) !=
-		    get_unaligned((const u64 *)b))
-			return false;
-	return !n || !memcmp(a, b, n);
-}
-
-/* Count an event on this CPU: safe against interrupts and NMIs. */
 #ifdef TRACING_MAP_CTR_THIS_CPU
-static __always_inline void tracing_map_count(u64 __percpu *ctr)
-{
-	this_cpu_inc(*ctr);
-}
-
 static u64 tracing_map_ctr_read(u64 *ctr)
 {
 	return READ_ONCE(*ctr);
@@ -259,13 +219,6 @@ static void tracing_map_ctr_reset(u64 *ctr)
 	WRITE_ONCE(*ctr, 0);
 }
 #else
-static __always_inline void tracing_map_count(local64_t __percpu *ctr)
-{
-	preempt_disable_notrace();
-	local64_inc(this_cpu_ptr(ctr));
-	preempt_enable_notrace();
-}
-
 static u64 tracing_map_ctr_read(local64_t *ctr)
 {
 	return local64_read(ctr);
@@ -284,9 +237,8 @@ static void tracing_map_ctr_reset(local64_t *ctr)
  */
 static __always_inline struct tracing_map_elt *
 tracing_map_probe(struct tracing_map *map, void *key, bool add,
-		  unsigned int size)
+		  unsigned int size, u32 hash, u32 *elt_idx)
 {
-	u32 hash = tracing_map_hash(map, key, size);
 	unsigned int mask = map->n_slots - 1;
 	unsigned int idx = hash & mask;
 	struct tracing_map_elt *new = NULL;
@@ -310,6 +262,7 @@ tracing_map_probe(struct tracing_map *map, void *key, bool add,
 			       (((void *)new - map->elts) / map->elt_size + 1);
 			if (!cmpxchg64(&map->slots[idx], 0, word)) {
 				tracing_map_count(&map->pcpu->hits);
+				*elt_idx = (u32)word - 1;
 				return new;
 			}
 			/* Lost this slot to another CPU, rule (F). */
@@ -326,6 +279,7 @@ tracing_map_probe(struct tracing_map *map, void *key, bool add,
 			tracing_map_park_elt(map, new);
 		if (add)
 			tracing_map_count(&map->pcpu->hits);
+		*elt_idx = (u32)word - 1;
 		return elt;
 	} while (idx = (idx + 1) & mask, ++n < map->n_slots);
 
@@ -354,10 +308,136 @@ drop:
  */
 struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, void *key)
 {
+	u32 idx;
+
 	/* one u64 key part: most histograms */
 	if (likely(map->key_size == sizeof(u64)))
-		return tracing_map_probe(map, key, true, sizeof(u64));
-	return tracing_map_probe(map, key, true, map->key_size);
+		return tracing_map_probe(map, key, true, sizeof(u64),
+					 tracing_map_hash(map, key, sizeof(u64)),
+					 &idx);
+	return tracing_map_probe(map, key, true, map->key_size,
+				 tracing_map_hash(map, key, map->key_size),
+				 &idx);
+}
+
+#ifdef TRACING_MAP_PENDING
+/**
+ * tracing_map_pend_switch() - Give a pending slot of this CPU to @elt.
+ * @p: The slot, which holds another element or none.
+ * @elt: Its new element.
+ *
+ * Moves the slot's amounts to its old element, rule (C).  Only for
+ * tracing_map_pend_take(), which takes an empty slot at once and a held
+ * one after %TRACING_MAP_PEND_MISSES - 1 updates of other elements went
+ * to their elements, so that keys that change at every event do not move
+ * amounts at every event.
+ *
+ * Context: Preemption disabled, the only update of the map running on
+ * this CPU.
+ */
+noinline void tracing_map_pend_switch(struct tracing_map_pend *p,
+				      struct tracing_map_elt *elt)
+{
+	struct tracing_map_elt *old = p->elt;
+	unsigned int i, n = elt->map->n_counters;
+
+	p->misses = 0;
+	WRITE_ONCE(p->seq, p->seq + 1);
+	/* Rule (C): the odd seq before the amounts reach the element. */
+	smp_wmb();
+	for (i = 0; i < n; i++) {
+		u64 val = local64_read(&p->sums[i]);
+
+		if (old && val)
+			atomic64_add(val, &old->fields[i]);
+		local64_set(&p->sums[i], 0);
+	}
+	WRITE_ONCE(p->elt, elt);
+	/* Rule (C): the new contents before the even seq. */
+	smp_wmb();
+	WRITE_ONCE(p->seq, p->seq + 1);
+}
+
+/* The pending slot of element @idx in @pc, as tracing_map_pend_take(). */
+static struct tracing_map_pend *
+tracing_map_pend_slot(struct tracing_map *map, struct tracing_map_pcpu *pc,
+		      u32 idx)
+{
+	return (void *)pc->pend +
+		((idx & (TRACING_MAP_PEND_SLOTS - 1)) << map->pend_shift);
+}
+#endif
+
+/**
+ * tracing_map_insert_sums_slow() - tracing_map_insert_sums() out of line.
+ * @map: The map.
+ * @key: The key.
+ * @hash: Its hash, or 0 if not computed yet (a key that is not one or
+ *	two u64 words).
+ * @s: As for tracing_map_insert_sums().
+ *
+ * For keys not found in their first slot, new keys and other key sizes.
+ *
+ * Context: As tracing_map_insert_sums().
+ * Return: As tracing_map_insert_sums().
+ */
+struct tracing_map_elt *tracing_map_insert_sums_slow(struct tracing_map *map,
+						     void *key, u32 hash,
+						     struct tracing_map_sums *s)
+{
+	struct tracing_map_elt *elt;
+	u32 idx;
+
+	s->sums = NULL;
+	if (likely(map->key_size == sizeof(u64)))
+		elt = tracing_map_probe(map, key, true, sizeof(u64), hash, &idx);
+	else if (map->key_size == 2 * sizeof(u64))
+		elt = tracing_map_probe(map, key, true, 2 * sizeof(u64), hash,
+					&idx);
+	else
+		elt = tracing_map_probe(map, key, true, map->key_size,
+					tracing_map_hash(map, key,
+							 map->key_size),
+					&idx);
+	if (likely(elt))
+		tracing_map_pend_take(map, elt, idx, s);
+	return elt;
+}
+
+/* Index of @elt in the pool: a division, for the slow paths only. */
+static u32 tracing_map_elt_idx(struct tracing_map_elt *elt)
+{
+	struct tracing_map *map = elt->map;
+
+	return div64_u64((void *)elt - map->elts, map->elt_size);
+}
+
+/**
+ * tracing_map_add_sums() - Add @vals[i] to sum field i of @elt, i < @n.
+ * @elt: The element.
+ * @vals: The amounts, indexed by field index; 0 for key fields.
+ * @n: Number of amounts, at most &tracing_map.n_counters.
+ *
+ * Like the update tracing_map_insert_sums() prepares, for an element
+ * found otherwise.
+ *
+ * Context: Any context, NMI-safe; preemption disabled.
+ */
+void tracing_map_add_sums(struct tracing_map_elt *elt, const u64 *vals,
+			  unsigned int n)
+{
+	struct tracing_map_sums s;
+	unsigned int i;
+
+	tracing_map_pend_take(elt->map, elt, tracing_map_elt_idx(elt), &s);
+	if (likely(s.sums)) {
+		for (i = 0; i < n; i++)
+			local64_add(vals[i], &s.sums[i]);
+		tracing_map_sums_put(&s);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		atomic64_add(vals[i], &elt->fields[i]);
 }
 
 /**
@@ -372,9 +452,15 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, void *key)
  */
 struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map, void *key)
 {
+	u32 idx;
+
 	if (likely(map->key_size == sizeof(u64)))
-		return tracing_map_probe(map, key, false, sizeof(u64));
-	return tracing_map_probe(map, key, false, map->key_size);
+		return tracing_map_probe(map, key, false, sizeof(u64),
+					 tracing_map_hash(map, key, sizeof(u64)),
+					 &idx);
+	return tracing_map_probe(map, key, false, map->key_size,
+				 tracing_map_hash(map, key, map->key_size),
+				 &idx);
 }
 
 /**
@@ -437,6 +523,66 @@ u64 tracing_map_read_var_once(struct tracing_map_elt *elt, unsigned int i)
 	/* Rule (V). */
 	WRITE_ONCE(tracing_map_set_flags(elt)[i], false);
 	return val;
+}
+
+#ifdef TRACING_MAP_PENDING
+#define TRACING_MAP_PEND_TRIES	4
+
+/* The amount of field @i of @elt pending in slot @p, rule (C). */
+static u64 tracing_map_pend_read(struct tracing_map_pend *p,
+				 struct tracing_map_elt *elt, unsigned int i)
+{
+	unsigned long seq;
+	unsigned int tries;
+	bool mine;
+	u64 val;
+
+	for (tries = 0; tries < TRACING_MAP_PEND_TRIES; tries++) {
+		seq = READ_ONCE(p->seq);
+		/* Rule (C): pairs with the second smp_wmb() of a switch. */
+		smp_rmb();
+		mine = READ_ONCE(p->elt) == elt;
+		val = local64_read(&p->sums[i]);
+		/* Rule (C): pairs with the first smp_wmb() of a switch. */
+		smp_rmb();
+		if (!(seq & 1) && READ_ONCE(p->seq) == seq)
+			return mine ? val : 0;
+		cpu_relax();
+	}
+	/* moved meanwhile, or about to be: left out, rule (C) */
+	return 0;
+}
+#endif
+
+/**
+ * tracing_map_read_sum() - Read sum field @i of @elt.
+ * @elt: The element.
+ * @i: Field index from tracing_map_add_sum_field().
+ *
+ * The element's counter plus the amounts pending for it on every CPU
+ * (see the top of tracing_map.c): exact when no update runs, else an
+ * amount being moved to the element may be missed, none is counted
+ * twice.
+ *
+ * Context: Any context, NMI-safe.
+ * Return: The current sum.
+ */
+u64 tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i)
+{
+	u64 sum = (u64)atomic64_read(&elt->fields[i]);
+#ifdef TRACING_MAP_PENDING
+	struct tracing_map *map = elt->map;
+	u32 idx = tracing_map_elt_idx(elt);
+	int cpu;
+
+	/* Rule (C): the counter before the slots. */
+	smp_rmb();
+	for_each_possible_cpu(cpu)
+		sum += tracing_map_pend_read(tracing_map_pend_slot(map,
+					per_cpu_ptr(map->pcpu, cpu), idx),
+					     elt, i);
+#endif
+	return sum;
 }
 
 static u64 tracing_map_sum_pcpu(struct tracing_map *map, bool drops)
@@ -568,21 +714,21 @@ struct tracing_map_sort_ctx {
 	unsigned int			n_sort_keys;
 };
 
-/* Compare field @idx of two entries, ascending. */
+/*
+ * Compare sort criterion @k (field @idx) of two entries, ascending: key
+ * fields with their comparator, sums as read when the sort started.
+ */
 static int tracing_map_cmp_field(struct tracing_map *map, unsigned int idx,
+				 unsigned int k,
 				 const struct tracing_map_sort_entry *a,
 				 const struct tracing_map_sort_entry *b)
 {
 	const struct tracing_map_field_desc *field = &map->fields[idx];
-	u64 sum_a, sum_b;
 
 	if (field->is_key)
 		return field->cmp_fn(a->key + field->offset,
 				     b->key + field->offset);
-
-	sum_a = tracing_map_read_sum(a->elt, idx);
-	sum_b = tracing_map_read_sum(b->elt, idx);
-	return (sum_a > sum_b) - (sum_a < sum_b);
+	return (a->sums[k] > b->sums[k]) - (a->sums[k] < b->sums[k]);
 }
 
 static int tracing_map_sort_cmp(const void *l, const void *r, const void *priv)
@@ -597,16 +743,16 @@ static int tracing_map_sort_cmp(const void *l, const void *r, const void *priv)
 	for (i = 0; i < ctx->n_sort_keys; i++) {
 		sk = &ctx->sort_keys[i];
 		if (sk->descending)
-			ret = tracing_map_cmp_field(map, sk->field_idx, b, a);
+			ret = tracing_map_cmp_field(map, sk->field_idx, i, b, a);
 		else
-			ret = tracing_map_cmp_field(map, sk->field_idx, a, b);
+			ret = tracing_map_cmp_field(map, sk->field_idx, i, a, b);
 		if (ret)
 			return ret;
 	}
 
 	/* Deterministic tie-break: key fields in order, then the raw key. */
 	for (i = 0; i < map->n_keys; i++) {
-		ret = tracing_map_cmp_field(map, map->key_idx[i], a, b);
+		ret = tracing_map_cmp_field(map, map->key_idx[i], 0, a, b);
 		if (ret)
 			return ret;
 	}
@@ -620,12 +766,12 @@ static int tracing_map_sort_cmp(const void *l, const void *r, const void *priv)
  * @n_sort_keys: Number of entries in @sort_keys.
  * @sort_entries: Receives the sorted array of entry pointers.
  *
- * Sum fields compare as u64, key fields with their cmp_fn.  Entries
- * equal under all criteria are ordered by their key fields (ascending),
- * then by memcmp() of the key.  Inserts may go on meanwhile (see the top
- * of this file): an entry published after its slot was read is left out,
- * and sums updated during the sort can leave equal-looking entries out
- * of order.  Free the result with tracing_map_destroy_sort_entries().
+ * Sum fields compare as u64, each read once when its entry is collected,
+ * key fields with their cmp_fn.  Entries equal under all criteria are
+ * ordered by their key fields (ascending), then by memcmp() of the key.
+ * Inserts may go on meanwhile (see the top of this file): an entry
+ * published after its slot was read is left out.  Free the result with
+ * tracing_map_destroy_sort_entries().
  *
  * Context: Process context, may sleep.
  * Return: The number of entries, -EINVAL for a bad sort key, or -ENOMEM.
@@ -642,7 +788,7 @@ int tracing_map_sort_entries(struct tracing_map *map,
 	};
 	struct tracing_map_sort_entry **ptrs;
 	struct tracing_map_sort_entry *ents;
-	unsigned int i, n, used = 0;
+	unsigned int i, k, n, used = 0;
 	u64 word;
 
 	*sort_entries = NULL;
@@ -669,6 +815,11 @@ int tracing_map_sort_entries(struct tracing_map *map,
 			continue;
 		ents[used].elt = tracing_map_slot_elt(map, word);
 		ents[used].key = tracing_map_elt_key(ents[used].elt);
+		for (k = 0; k < n_sort_keys; k++)
+			if (!map->fields[sort_keys[k].field_idx].is_key)
+				ents[used].sums[k] =
+					tracing_map_read_sum(ents[used].elt,
+							     sort_keys[k].field_idx);
 		used++;
 	}
 
@@ -717,6 +868,24 @@ void tracing_map_walk(struct tracing_map *map, tracing_map_elt_fn_t fn, void *ar
 	}
 }
 
+/* Empty the pending slots of one CPU; no update of the map runs. */
+static void tracing_map_pend_reset(struct tracing_map *map,
+				   struct tracing_map_pcpu *pc)
+{
+	struct tracing_map_pend *p;
+	unsigned int i, k;
+
+	for (i = 0; i < TRACING_MAP_PEND_SLOTS; i++) {
+		p = (void *)pc->pend + (i << map->pend_shift);
+		/* seq keeps counting: a reader's two reads never match by chance */
+		WRITE_ONCE(p->seq, p->seq + 2);
+		p->elt = NULL;
+		p->misses = 0;
+		for (k = 0; k < map->n_counters; k++)
+			local64_set(&p->sums[k], 0);
+	}
+}
+
 /**
  * tracing_map_clear() - Remove all elements from a map.
  * @map: The map.
@@ -751,6 +920,7 @@ void tracing_map_clear(struct tracing_map *map)
 		pc->spare = NULL;
 		tracing_map_ctr_reset(&pc->hits);
 		tracing_map_ctr_reset(&pc->drops);
+		tracing_map_pend_reset(map, pc);
 	}
 	atomic_set(&map->next_elt, 0);
 }
@@ -839,7 +1009,12 @@ int tracing_map_init(struct tracing_map *map)
 
 	map->slots = tracing_map_alloc((size_t)map->n_slots * sizeof(u64));
 	map->elts = tracing_map_alloc((size_t)map->max_elts * map->elt_size);
-	map->pcpu = alloc_percpu(struct tracing_map_pcpu);
+	/* a power of two: slots are found with a shift */
+	map->pend_shift = order_base_2(struct_size_t(struct tracing_map_pend,
+						     sums, map->n_counters));
+	map->pcpu = __alloc_percpu(sizeof(struct tracing_map_pcpu) +
+				   (TRACING_MAP_PEND_SLOTS << map->pend_shift),
+				   __alignof__(struct tracing_map_pcpu));
 	if (!map->slots || !map->elts || !map->pcpu) {
 		tracing_map_free_storage(map, 0);
 		return -ENOMEM;

@@ -14,8 +14,13 @@
 #define _KERNEL_TRACE_TRACING_MAP_H
 
 #include <linux/atomic.h>
+#include <asm/local.h>
 #include <asm/local64.h>
+#include <linux/percpu.h>
+#include <linux/bitops.h>
+#include <linux/string.h>
 #include <linux/types.h>
+#include <linux/unaligned.h>
 
 /*
  * A map holds 2^bits elements (and twice as many hash slots).  The bounds
@@ -74,10 +79,13 @@ struct tracing_map_sort_key {
  * struct tracing_map_sort_entry - one element of a sorted report
  * @elt: the element
  * @key: the element's key (same as tracing_map_elt_key(@elt))
+ * @sums: the sum fields among the sort criteria, by criterion, as read
+ *	when the entry was collected
  */
 struct tracing_map_sort_entry {
 	struct tracing_map_elt *elt;
 	void *key;
+	u64 sums[TRACING_MAP_SORT_KEYS_MAX];
 };
 
 /**
@@ -102,11 +110,45 @@ struct tracing_map_field_desc {
 #define TRACING_MAP_CTR_THIS_CPU	1
 #endif
 
+/*
+ * Pending sums (see the top of tracing_map.c): where a u64 store cannot
+ * tear, each CPU gathers the sums of the elements it updates in a few
+ * slots of its own and adds them to the elements only when a slot is
+ * taken over by another element, so events of one key on several CPUs
+ * do not all write the element's cache line.
+ */
+#ifdef CONFIG_64BIT
+#define TRACING_MAP_PENDING		1
+#endif
+#define TRACING_MAP_PEND_BITS		2
+#define TRACING_MAP_PEND_SLOTS		BIT(TRACING_MAP_PEND_BITS)
+/* updates of other elements a held slot lets through before changing */
+#define TRACING_MAP_PEND_MISSES		8
+
+/**
+ * struct tracing_map_pend - one slot of a CPU's pending sums
+ * @seq: odd while the slot changes element, written by its CPU only
+ * @elt: the element the sums belong to, %NULL if none
+ * @misses: updates of other elements since @elt got the slot
+ * @sums: &tracing_map.n_counters amounts not yet added to @elt
+ */
+struct tracing_map_pend {
+	unsigned long			seq;
+	struct tracing_map_elt		*elt;
+	unsigned long			misses;
+	local64_t			sums[];
+};
+
 /**
  * struct tracing_map_pcpu - per-CPU state of a map
  * @spare: element that was prepared but never published
  * @hits: successful tracing_map_insert() calls on this CPU
  * @drops: tracing_map_insert() calls on this CPU that found the map full
+ * @busy: updates between tracing_map_insert_sums() and
+ *	tracing_map_sums_put() on this CPU; a nested one (an interrupt or
+ *	NMI) leaves the slots alone
+ * @pend: %TRACING_MAP_PEND_SLOTS slots, 2^&tracing_map.pend_shift bytes
+ *	apart
  */
 struct tracing_map_pcpu {
 	struct tracing_map_elt		*spare;
@@ -117,6 +159,8 @@ struct tracing_map_pcpu {
 	local64_t			hits;
 	local64_t			drops;
 #endif
+	local_t				busy;
+	u64				pend[];
 };
 
 /**
@@ -142,6 +186,7 @@ struct tracing_map_pcpu {
  * @slots: hash slot table, see tracing_map.c
  * @elts: the elements, @elt_size bytes apart
  * @elt_size: stride of @elts
+ * @pend_shift: log2 of the bytes of one &struct tracing_map_pend
  * @next_elt: number of pool elements handed out since the last clear
  * @pcpu: per-CPU spare element and counters
  */
@@ -169,6 +214,7 @@ struct tracing_map {
 	u64				*slots;
 	void				*elts;
 	size_t				elt_size;
+	unsigned int			pend_shift;
 	atomic_t			next_elt;
 	struct tracing_map_pcpu __percpu *pcpu;
 };
@@ -231,6 +277,10 @@ u64 tracing_map_read_drops(struct tracing_map *map);
  * @i: Field index from tracing_map_add_sum_field().
  * @n: The amount to add.
  *
+ * Adds to the element itself, an atomic operation on its cache line; an
+ * event updating all its sums at once should use tracing_map_insert_sums()
+ * or tracing_map_add_sums().
+ *
  * Context: Any context, NMI-safe.
  */
 static inline void tracing_map_update_sum(struct tracing_map_elt *elt,
@@ -239,19 +289,218 @@ static inline void tracing_map_update_sum(struct tracing_map_elt *elt,
 	atomic64_add(n, &elt->fields[i]);
 }
 
-/**
- * tracing_map_read_sum() - Read sum field @i of @elt.
- * @elt: The element.
- * @i: Field index from tracing_map_add_sum_field().
- *
- * Context: Any context, NMI-safe.
- * Return: The current sum.
+/*
+ * The first probe of an insert is inline (tracing_map_insert_sums()), so
+ * the helpers it needs are here; the algorithm and the rules (A), (C)
+ * quoted below are described at the top of tracing_map.c.
  */
-static inline u64 tracing_map_read_sum(struct tracing_map_elt *elt,
-				       unsigned int i)
+
+static __always_inline struct tracing_map_elt *
+tracing_map_idx_elt(struct tracing_map *map, unsigned int idx)
 {
-	return (u64)atomic64_read(&elt->fields[i]);
+	return map->elts + (size_t)idx * map->elt_size;
 }
+
+static __always_inline u64 tracing_map_slot_read(u64 *slot)
+{
+#ifdef CONFIG_64BIT
+	/* Rule (A): pairs with the cmpxchg64() publishing the slot. */
+	return smp_load_acquire(slot);
+#else
+	u64 word = cmpxchg64(slot, 0, 0);
+
+	/* Rule (A): a failed cmpxchg64() is not ordered, order it here. */
+	smp_mb();
+	return word;
+#endif
+}
+
+#define TRACING_MAP_MUL1	0x9e3779b97f4a7c15ULL
+#define TRACING_MAP_MUL2	0xd6e8feb86659fd93ULL
+
+/*
+ * Hash of a key, a u64 word at a time: each word is xored in, multiplied
+ * and rotated (so high bits reach the low bits the slot index uses), and
+ * the result goes through a xorshift-multiply finalizer.  Every step is
+ * a bijection of the state, so two keys of one length that differ in a
+ * single word never collide before the final fold to 32 bits.  A key
+ * whose size is not a multiple of 8 ends with a zero-padded word.
+ */
+static __always_inline u32 tracing_map_hash(const struct tracing_map *map,
+					    const void *key, unsigned int n)
+{
+	u64 h = map->hash_seed ^ n;
+	const u8 *p = key;
+	u64 w;
+
+	for (; n >= sizeof(u64); n -= sizeof(u64), p += sizeof(u64))
+		h = rol64((h ^ get_unaligned((const u64 *)p)) *
+			  TRACING_MAP_MUL1, 31);
+	if (unlikely(n)) {
+		w = 0;
+		memcpy(&w, p, n);
+		h = rol64((h ^ w) * TRACING_MAP_MUL1, 31);
+	}
+	h ^= h >> 32;
+	h *= TRACING_MAP_MUL2;
+	h ^= h >> 29;
+	return (u32)h;
+}
+
+/* Is the key of @elt equal to @key?  Word by word, as the hash reads. */
+static __always_inline bool tracing_map_key_eq(const struct tracing_map *map,
+					       struct tracing_map_elt *elt,
+					       const void *key, unsigned int n)
+{
+	const u8 *a = (const u8 *)elt + map->key_off, *b = key;
+
+	for (; n >= sizeof(u64); n -= sizeof(u64), a += 8, b += 8)
+		if (get_unaligned((const u64 *)a) !=
+		    get_unaligned((const u64 *)b))
+			return false;
+	return !n || !memcmp(a, b, n);
+}
+
+/* Count an event on this CPU: safe against interrupts and NMIs. */
+#ifdef TRACING_MAP_CTR_THIS_CPU
+static __always_inline void tracing_map_count(u64 __percpu *ctr)
+{
+	this_cpu_inc(*ctr);
+}
+
+#else
+static __always_inline void tracing_map_count(local64_t __percpu *ctr)
+{
+	preempt_disable_notrace();
+	local64_inc(this_cpu_ptr(ctr));
+	preempt_enable_notrace();
+}
+
+#endif
+
+void tracing_map_pend_switch(struct tracing_map_pend *p,
+			     struct tracing_map_elt *elt);
+
+/**
+ * struct tracing_map_sums - where an update adds to an element's sums
+ * @sums: this CPU's pending sums of the element, indexed by field index
+ *	(add with local64_add()), or %NULL: add to the element with
+ *	tracing_map_update_sum()
+ * @pc: this CPU's state, for tracing_map_sums_put()
+ */
+struct tracing_map_sums {
+	local64_t			*sums;
+	struct tracing_map_pcpu		*pc;
+};
+
+/*
+ * Take this CPU's pending slot for element @elt, pool index @idx, rule
+ * (C); leave @s->sums %NULL if nested in another update of the map on
+ * this CPU, or without pending sums.
+ */
+static __always_inline void tracing_map_pend_take(struct tracing_map *map,
+						  struct tracing_map_elt *elt,
+						  u32 idx,
+						  struct tracing_map_sums *s)
+{
+#ifdef TRACING_MAP_PENDING
+	struct tracing_map_pcpu *pc = this_cpu_ptr(map->pcpu);
+	struct tracing_map_pend *p;
+
+	if (unlikely(local_inc_return(&pc->busy) != 1)) {
+		local_dec(&pc->busy);
+		s->sums = NULL;
+		return;
+	}
+	p = (void *)pc->pend +
+		((idx & (TRACING_MAP_PEND_SLOTS - 1)) << map->pend_shift);
+	if (unlikely(p->elt != elt)) {
+		/* held by another element: let a few updates through */
+		if (p->elt && ++p->misses < TRACING_MAP_PEND_MISSES) {
+			local_dec(&pc->busy);
+			s->sums = NULL;
+			return;
+		}
+		tracing_map_pend_switch(p, elt);
+	}
+	s->pc = pc;
+	s->sums = p->sums;
+#else
+	s->sums = NULL;
+#endif
+}
+
+struct tracing_map_elt *tracing_map_insert_sums_slow(struct tracing_map *map,
+						     void *key, u32 hash,
+						     struct tracing_map_sums *s);
+
+/**
+ * tracing_map_insert_sums() - Find or add the element for a key, and the
+ *	sums to add to.
+ * @map: The map, set up with tracing_map_init().
+ * @key: The key, &tracing_map.key_size bytes.
+ * @s: Receives where to add: this CPU's pending sums of the element
+ *	(on 64-bit kernels, unless this CPU is already inside an update of
+ *	@map that this one interrupted), else %NULL in &tracing_map_sums.sums.
+ *
+ * tracing_map_insert(), then, where @s->sums is set, the caller adds its
+ * amounts there with local64_add() and calls tracing_map_sums_put();
+ * else it adds them with tracing_map_update_sum().  Pending sums are
+ * read with the element's, see tracing_map_read_sum().  A key of one or
+ * two u64 words found in its first slot is handled inline, anything else
+ * out of line.
+ *
+ * Context: Any context, NMI-safe; preemption disabled.
+ * Return: The element for @key, or %NULL if @key is new and the map is
+ * full (@s->sums is %NULL then).
+ */
+/* tracing_map_insert_sums() for a key of @size bytes, a constant. */
+static __always_inline struct tracing_map_elt *
+tracing_map_first_probe(struct tracing_map *map, void *key,
+			struct tracing_map_sums *s, unsigned int size)
+{
+	u32 hash = tracing_map_hash(map, key, size);
+	u64 word = tracing_map_slot_read(&map->slots[hash & (map->n_slots - 1)]);
+	struct tracing_map_elt *elt;
+
+	if (likely(word && (u32)(word >> 32) == hash)) {
+		elt = tracing_map_idx_elt(map, (u32)word - 1);
+		if (likely(tracing_map_key_eq(map, elt, key, size))) {
+			tracing_map_count(&map->pcpu->hits);
+			tracing_map_pend_take(map, elt, (u32)word - 1, s);
+			return elt;
+		}
+	}
+	return tracing_map_insert_sums_slow(map, key, hash, s);
+}
+
+static __always_inline struct tracing_map_elt *
+tracing_map_insert_sums(struct tracing_map *map, void *key,
+			struct tracing_map_sums *s)
+{
+	if (likely(map->key_size == sizeof(u64)))
+		return tracing_map_first_probe(map, key, s, sizeof(u64));
+	if (map->key_size == 2 * sizeof(u64))
+		return tracing_map_first_probe(map, key, s, 2 * sizeof(u64));
+	return tracing_map_insert_sums_slow(map, key, 0, s);
+}
+
+/**
+ * tracing_map_sums_put() - Done adding to the sums tracing_map_insert_sums()
+ *	gave.
+ * @s: What it filled in, with a non-%NULL &tracing_map_sums.sums.
+ *
+ * Context: As tracing_map_insert_sums(), on the same CPU.
+ */
+static __always_inline void tracing_map_sums_put(struct tracing_map_sums *s)
+{
+	local_dec(&s->pc->busy);
+}
+
+void tracing_map_add_sums(struct tracing_map_elt *elt, const u64 *vals,
+			  unsigned int n);
+
+u64 tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i);
 
 /**
  * tracing_map_elt_key() - The key an element was inserted with.

@@ -8,7 +8,9 @@
  * concurrent inserts of overlapping key sets from one bound kthread per
  * online CPU (every key exactly once, exact sums and hits), inserts
  * interrupted by inserts on the same CPU from an irq_work, as an NMI or
- * hardirq tracepoint would interrupt a tracepoint (same checks), clearing,
+ * hardirq tracepoint would interrupt a tracepoint (same checks), the
+ * per-CPU pending sums (take-over, nested updates, reads racing with
+ * take-overs on other CPUs never counting twice), clearing,
  * sorting on sum and key fields in both directions with one and two
  * sort keys and deterministic tie-breaking, the comparison helpers,
  * per-element variables, the ops callbacks, and the argument checks of
@@ -86,6 +88,28 @@ static struct tracing_map_elt *tmk_lookup(struct tracing_map *map, u64 key)
 {
 	return tracing_map_lookup(map, &key);
 }
+
+/* Add @n to the sum of @elt as hist triggers do, through pending slots. */
+static void tmk_add(struct tracing_map_elt *elt, u64 n)
+{
+	u64 vals[TMK_SUM_IDX + 1] = { [TMK_SUM_IDX] = n };
+
+	preempt_disable();
+	tracing_map_add_sums(elt, vals, ARRAY_SIZE(vals));
+	preempt_enable();
+}
+
+/* The element's own counter, without what CPUs hold pending for it. */
+static u64 tmk_raw(struct tracing_map_elt *elt)
+{
+	return (u64)atomic64_read(&elt->fields[TMK_SUM_IDX]);
+}
+
+#ifdef TRACING_MAP_PENDING
+static const bool tmk_pending = true;
+#else
+static const bool tmk_pending;
+#endif
 
 /* Number of elements reachable through tracing_map_sort_entries(). */
 static int tmk_count(struct tracing_map *map)
@@ -361,10 +385,12 @@ static int tmk_worker_fn(void *data)
 			if (w->id & 1)
 				k = TMK_CONC_KEYS - 1 - k;
 			elt = tmk_insert(w->map, k);
-			if (elt)
+			if (!elt)
+				w->failures++;
+			else if (w->id & 1)
 				tracing_map_update_sum(elt, TMK_SUM_IDX, 1);
 			else
-				w->failures++;
+				tmk_add(elt, 1);
 		}
 		cond_resched();
 	}
@@ -530,7 +556,7 @@ static void tmk_nest_irq_work(struct irq_work *work)
 		}
 		if (*(u64 *)tracing_map_elt_key(elt) != keys[j])
 			nest->irq_bad_key++;
-		tracing_map_update_sum(elt, TMK_SUM_IDX, 1);
+		tmk_add(elt, 1);
 		nest->cur->irq_adds[keys[j]]++;
 	}
 }
@@ -591,7 +617,7 @@ static void tmk_nest_thread_insert(struct tmk_nest *nest, unsigned int k)
 	}
 	if (*(u64 *)tracing_map_elt_key(elt) != k)
 		nest->thread_bad_key++;
-	tracing_map_update_sum(elt, TMK_SUM_IDX, 1);
+	tmk_add(elt, 1);
 	nest->cur->thread_adds[k]++;
 }
 
@@ -725,6 +751,260 @@ static void tmk_test_nested_irq_work(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, cy->hits, total, "cycle %u", c);
 		KUNIT_EXPECT_EQ_MSG(test, cy->drops, 0, "cycle %u", c);
 	}
+}
+
+/* Pool index of an element, which picks its pending slot. */
+static unsigned int tmk_idx(struct tracing_map_elt *elt)
+{
+	return ((void *)elt - elt->map->elts) / elt->map->elt_size;
+}
+
+/* Two elements of @map whose pending slot is the same; NULL if none. */
+static void tmk_pend_pair(struct tracing_map *map, unsigned int n_keys,
+			  struct tracing_map_elt **a, struct tracing_map_elt **b)
+{
+	struct tracing_map_elt *first[TRACING_MAP_PEND_SLOTS] = {};
+	struct tracing_map_elt *elt;
+	unsigned int k, h;
+
+	*a = *b = NULL;
+	for (k = 0; k < n_keys; k++) {
+		elt = tmk_insert(map, k);
+		if (!elt)
+			return;
+		h = tmk_idx(elt) & (TRACING_MAP_PEND_SLOTS - 1);
+		if (first[h]) {
+			*a = first[h];
+			*b = elt;
+			return;
+		}
+		first[h] = elt;
+	}
+}
+
+/*
+ * Pending sums on one CPU: amounts stay in the CPU's slot until another
+ * element takes the slot over (after TRACING_MAP_PEND_MISSES updates;
+ * the ones before go to their element), reads add them, an update nested
+ * in one (busy count above one) goes to the element, clear empties the
+ * slots, and many keys sharing few slots still sum and sort exactly.
+ */
+static void tmk_test_pending_sums(struct kunit *test)
+{
+	struct tracing_map_sort_key sk = { .field_idx = TMK_SUM_IDX,
+					   .descending = true };
+	struct tracing_map_sort_entry **entries;
+	const unsigned int m = TRACING_MAP_PEND_MISSES - 1;
+	struct tracing_map_elt *a, *b, *elt;
+	struct tracing_map_pcpu *pc;
+	struct tracing_map *map;
+	unsigned int k, r;
+	int n;
+
+	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+	tmk_pend_pair(map, 64, &a, &b);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+
+	/* every slot of this CPU is ours for the rest of the test */
+	migrate_disable();
+	for (k = 0; k < 3; k++)
+		tmk_add(a, 5);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(a, TMK_SUM_IDX), 15);
+	KUNIT_EXPECT_EQ(test, tmk_raw(a), tmk_pending ? 0 : 15);
+
+	/* b's updates go to b while a holds the slot... */
+	for (k = 1; k <= m; k++) {
+		tmk_add(b, 1);
+		KUNIT_EXPECT_EQ(test, tmk_raw(b), k);
+		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(b, TMK_SUM_IDX), k);
+		KUNIT_EXPECT_EQ(test, tmk_raw(a), tmk_pending ? 0 : 15);
+	}
+	/* ...until b takes it over: a's amount moves to a */
+	tmk_add(b, 100);
+	KUNIT_EXPECT_EQ(test, tmk_raw(a), 15);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(a, TMK_SUM_IDX), 15);
+	KUNIT_EXPECT_EQ(test, tmk_raw(b), tmk_pending ? m : m + 100);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(b, TMK_SUM_IDX), m + 100);
+
+	/* nested in an update of this CPU: straight to the element */
+	pc = this_cpu_ptr(map->pcpu);
+	local_inc(&pc->busy);
+	tmk_add(b, 1000);
+	local_dec(&pc->busy);
+	KUNIT_EXPECT_EQ(test, tmk_raw(b), tmk_pending ? m + 1000 : m + 1100);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(b, TMK_SUM_IDX), m + 1100);
+	KUNIT_EXPECT_EQ(test, local_read(&pc->busy), 0);
+
+	/*
+	 * A reader in the middle of a take-over, after the amounts reached
+	 * the element and before the slot was zeroed: counts them once.
+	 */
+	if (tmk_pending) {
+		struct tracing_map_pend *p = (void *)pc->pend +
+			((tmk_idx(b) & (TRACING_MAP_PEND_SLOTS - 1)) <<
+			 map->pend_shift);
+
+		KUNIT_ASSERT_PTR_EQ(test, p->elt, b);
+		KUNIT_ASSERT_EQ(test, local64_read(&p->sums[TMK_SUM_IDX]), 100);
+		WRITE_ONCE(p->seq, p->seq + 1);
+		atomic64_add(100, &b->fields[TMK_SUM_IDX]);
+		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(b, TMK_SUM_IDX),
+				m + 1100);
+		local64_set(&p->sums[TMK_SUM_IDX], 0);
+		WRITE_ONCE(p->seq, p->seq + 1);
+		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(b, TMK_SUM_IDX),
+				m + 1100);
+	}
+	migrate_enable();
+
+	/* clear forgets what was pending */
+	tracing_map_clear(map);
+	elt = tmk_insert(map, 1);
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, TMK_SUM_IDX), 0);
+	for (k = 0; k < TRACING_MAP_PEND_SLOTS; k++) {
+		struct tracing_map_pend *p = (void *)pc->pend +
+			(k << map->pend_shift);
+
+		KUNIT_EXPECT_NULL(test, p->elt);
+		KUNIT_EXPECT_EQ(test, local64_read(&p->sums[TMK_SUM_IDX]), 0);
+		KUNIT_EXPECT_EQ(test, p->seq & 1, 0);
+	}
+
+	/* 64 keys, 4 slots: constant take-overs, exact sums and order */
+	for (r = 0; r < 10; r++)
+		for (k = 0; k < 64; k++) {
+			elt = tmk_insert(map, (k * 37 + r) % 64);
+			KUNIT_ASSERT_NOT_NULL(test, elt);
+			tmk_add(elt, (k * 37 + r) % 64 + 1);
+		}
+	n = tracing_map_sort_entries(map, &sk, 1, &entries);
+	KUNIT_ASSERT_EQ(test, n, 64);
+	for (k = 0; k < 64; k++) {
+		KUNIT_EXPECT_EQ(test, *(u64 *)entries[k]->key, 63 - k);
+		KUNIT_EXPECT_EQ(test, entries[k]->sums[0], 10 * (64 - k));
+		KUNIT_EXPECT_EQ(test,
+				tracing_map_read_sum(entries[k]->elt, TMK_SUM_IDX),
+				10 * (64 - k));
+	}
+	tracing_map_destroy_sort_entries(entries, n);
+}
+
+#define TMK_PEND_ROUNDS		200
+#define TMK_PEND_BURST		50
+
+struct tmk_pend_worker {
+	struct tracing_map_elt	*elt[2];
+	struct completion	*start;
+	struct completion	done;
+	struct task_struct	*task;
+	unsigned long		adds[2];	/* completed adds to elt[i] */
+};
+
+/*
+ * Bursts of adds to two elements that share a pending slot: every burst
+ * starts by taking the slot over, moving up to a burst of amounts.
+ */
+static int tmk_pend_worker_fn(void *data)
+{
+	struct tmk_pend_worker *w = data;
+	unsigned int r, i, j;
+
+	wait_for_completion(w->start);
+	for (r = 0; r < TMK_PEND_ROUNDS; r++) {
+		for (i = 0; i < 2; i++)
+			for (j = 0; j < TMK_PEND_BURST; j++) {
+				tmk_add(w->elt[i], 1);
+				/* the add is visible before the count */
+				smp_wmb();
+				WRITE_ONCE(w->adds[i], w->adds[i] + 1);
+			}
+		cond_resched();
+	}
+	complete(&w->done);
+	return 0;
+}
+
+/*
+ * Reading sums while other CPUs move pending amounts to the elements
+ * never counts an amount twice: a read is at most the adds completed
+ * when it ends, plus one in flight per worker.  Afterwards sums are
+ * exact.
+ */
+static void tmk_test_pending_concurrent(struct kunit *test)
+{
+	unsigned int n_threads = max(num_online_cpus(), 2U);
+	struct tmk_pend_worker *w;
+	struct tracing_map_elt *a, *b;
+	struct completion start;
+	struct tracing_map *map;
+	unsigned int i, j, cpu, reads = 0, over = 0;
+	unsigned long done, excess = 0;
+	u64 sum;
+	bool running;
+
+	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+	tmk_pend_pair(map, 64, &a, &b);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+
+	w = kunit_kcalloc(test, n_threads, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	init_completion(&start);
+	cpu = cpumask_first(cpu_online_mask);
+	for (i = 0; i < n_threads; i++) {
+		w[i].elt[0] = a;
+		w[i].elt[1] = b;
+		w[i].start = &start;
+		init_completion(&w[i].done);
+		w[i].task = kthread_create(tmk_pend_worker_fn, &w[i], "tmk/p%u", i);
+		if (IS_ERR(w[i].task)) {
+			for (j = 0; j < i; j++)
+				kthread_stop(w[j].task);
+			KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(w[i].task));
+			return;
+		}
+		kthread_bind(w[i].task, cpu);
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+	}
+	for (i = 0; i < n_threads; i++)
+		wake_up_process(w[i].task);
+	complete_all(&start);
+
+	do {
+		running = false;
+		for (i = 0; i < n_threads; i++)
+			running |= !completion_done(&w[i].done);
+		sum = tracing_map_read_sum(a, TMK_SUM_IDX);
+		/* pairs with the workers' smp_wmb() */
+		smp_rmb();
+		done = 0;
+		for (i = 0; i < n_threads; i++)
+			done += READ_ONCE(w[i].adds[0]);
+		reads++;
+		if (sum > done + n_threads) {
+			over++;
+			excess = max_t(unsigned long, excess, sum - done);
+		}
+		cond_resched();
+	} while (running);
+
+	for (i = 0; i < n_threads; i++)
+		wait_for_completion(&w[i].done);
+	kunit_info(test, "%u reads while %u CPUs moved pending sums\n",
+		   reads, n_threads);
+	KUNIT_EXPECT_EQ_MSG(test, over, 0, "a read exceeded the adds by %lu",
+			    excess);
+	KUNIT_EXPECT_GT(test, reads, 1);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(a, TMK_SUM_IDX),
+			(u64)n_threads * TMK_PEND_ROUNDS * TMK_PEND_BURST);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(b, TMK_SUM_IDX),
+			(u64)n_threads * TMK_PEND_ROUNDS * TMK_PEND_BURST);
 }
 
 static void tmk_test_clear(struct kunit *test)
@@ -1142,6 +1422,8 @@ static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tmk_test_full_map),
 	KUNIT_CASE(tmk_test_concurrent),
 	KUNIT_CASE(tmk_test_nested_irq_work),
+	KUNIT_CASE(tmk_test_pending_sums),
+	KUNIT_CASE(tmk_test_pending_concurrent),
 	KUNIT_CASE(tmk_test_clear),
 	KUNIT_CASE(tmk_test_sort),
 	KUNIT_CASE(tmk_test_sort_memcmp_tie),
