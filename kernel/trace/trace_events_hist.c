@@ -314,22 +314,49 @@ static int create_keys(struct hist_cmd *cmd, struct hist_data *hd)
 	return 0;
 }
 
+/* @agg: the value's HIST_FIELD_FL_AGG flag ("lat.max"), 0 for a sum */
 static struct hist_field *find_sort_field(struct hist_data *hd,
-					  const char *name)
+					  const char *name, unsigned long agg)
 {
 	unsigned int i;
 
 	if (!strcmp(name, "hitcount"))
-		return hd->fields[0];
+		return agg ? NULL : hd->fields[0];
 	for (i = 1; i < hd->n_fields; i++) {
 		struct hist_field *f = hd->fields[i];
 
 		if (f->flags & HIST_FIELD_FL_VAR)
 			continue;
+		if ((f->flags & HIST_FIELD_FL_AGG) != agg)
+			continue;
 		if (!strcmp(name, hist_field_plain_name(f)))
 			return f;
 	}
 	return NULL;
+}
+
+/*
+ * "name.min[.descending]": an aggregation after the name is part of it
+ * (ours).  Return its flag and set *@mod to the modifier after it.
+ */
+static unsigned long sort_agg(const struct hist_spec_sort *s,
+			      const char **mod)
+{
+	const char *rest;
+	unsigned long agg;
+	char name[4];
+
+	*mod = s->mod;
+	if (!s->mod)
+		return 0;
+	rest = strchrnul(s->mod, '.');
+	if (rest - s->mod >= sizeof(name))
+		return 0;
+	strscpy(name, s->mod, rest - s->mod + 1);
+	agg = hist_agg_flag(name);
+	if (agg)
+		*mod = *rest ? rest + 1 : NULL;
+	return agg;
 }
 
 /*
@@ -350,6 +377,7 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 	for (i = 0; i < spec->n_sort; i++) {
 		struct hist_spec_sort *s = &spec->sort[i];
 		struct hist_field *f;
+		const char *mod;
 
 		/* as upstream: nothing before the dot is empty too */
 		if (!*s->name) {
@@ -362,18 +390,18 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 				spec->sort_str);
 			return -EINVAL;
 		}
-		f = find_sort_field(hd, s->name);
+		f = find_sort_field(hd, s->name, sort_agg(s, &mod));
 		if (!f) {
 			cmd_log(cmd, HIST_ERR_INVALID_SORT_FIELD, s->name);
 			return -EINVAL;
 		}
-		if (s->mod && strcmp(s->mod, "descending") &&
-		    strcmp(s->mod, "ascending")) {
-			cmd_log(cmd, HIST_ERR_BAD_SORT_MODIFIER, s->mod);
+		if (mod && strcmp(mod, "descending") &&
+		    strcmp(mod, "ascending")) {
+			cmd_log(cmd, HIST_ERR_BAD_SORT_MODIFIER, mod);
 			return -EINVAL;
 		}
 		hd->sort_fields[i] = f;
-		hd->sort_keys[i].descending = s->descending;
+		hd->sort_keys[i].descending = mod && !strcmp(mod, "descending");
 	}
 	hd->n_sort_keys = spec->n_sort;
 	return 0;
@@ -426,8 +454,11 @@ static int create_map(struct hist_data *hd)
 			return ret;
 	}
 
+	/* hitcount (value 0) counts what an average divides by */
 	for (i = 0; i < hd->n_vals; i++) {
-		idx = tracing_map_add_sum_field(hd->map);
+		idx = tracing_map_add_agg_field(hd->map,
+						hist_field_map_agg(hd->fields[i]),
+						0);
 		if (idx < 0)
 			return idx;
 		hd->fields[i]->map_idx = idx;

@@ -250,6 +250,12 @@ void hist_spec_free(struct hist_spec *spec);
 #define HIST_FIELD_FL_PERCENT		BIT(19)
 #define HIST_FIELD_FL_GRAPH		BIT(20)
 #define HIST_FIELD_FL_COMM		BIT(21)
+/* ours: what a value keeps besides the sum, ".min", ".max", ".avg" */
+#define HIST_FIELD_FL_MIN		BIT(22)
+#define HIST_FIELD_FL_MAX		BIT(23)
+#define HIST_FIELD_FL_AVG		BIT(24)
+#define HIST_FIELD_FL_AGG	(HIST_FIELD_FL_MIN | HIST_FIELD_FL_MAX | \
+				 HIST_FIELD_FL_AVG)
 
 /* Modifiers that only change how a value is printed. */
 #define HIST_FIELD_FL_DISPLAY	(HIST_FIELD_FL_HEX | HIST_FIELD_FL_SYM | \
@@ -417,6 +423,10 @@ struct hist_expr {
 };
 
 void hist_expr_compile(struct hist_field *f);
+
+const char *hist_field_agg_name(unsigned long flags);
+enum tracing_map_agg hist_field_map_agg(const struct hist_field *f);
+unsigned long hist_agg_flag(const char *name);
 
 /**
  * struct hist_field_err - why field construction failed

@@ -706,6 +706,97 @@ static unsigned long bad_root_flags(const struct hist_field *f,
 	return VAR_BAD_FLAGS | HIST_FIELD_FL_STACKTRACE;
 }
 
+static const struct {
+	unsigned long	flag;
+	const char	*name;
+} hist_aggs[] = {
+	{ HIST_FIELD_FL_MIN, "min" },
+	{ HIST_FIELD_FL_MAX, "max" },
+	{ HIST_FIELD_FL_AVG, "avg" },
+};
+
+/**
+ * hist_agg_flag - the flag of an aggregation suffix
+ * @name: "min", "max" or "avg", without the dot
+ *
+ * Return: HIST_FIELD_FL_MIN, _MAX or _AVG, or 0 for anything else.
+ */
+unsigned long hist_agg_flag(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hist_aggs); i++)
+		if (!strcmp(name, hist_aggs[i].name))
+			return hist_aggs[i].flag;
+	return 0;
+}
+
+/**
+ * hist_field_agg_name - the suffix of a value's aggregation
+ * @flags: the value's flags
+ *
+ * Return: "min", "max" or "avg", or NULL for a plain sum.
+ */
+const char *hist_field_agg_name(unsigned long flags)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hist_aggs); i++)
+		if (flags & hist_aggs[i].flag)
+			return hist_aggs[i].name;
+	return NULL;
+}
+
+/**
+ * hist_field_map_agg - what a value's map field keeps
+ * @f: the value
+ *
+ * Return: the tracing_map aggregation for its suffix and signedness.
+ */
+enum tracing_map_agg hist_field_map_agg(const struct hist_field *f)
+{
+	if (f->flags & HIST_FIELD_FL_MIN)
+		return f->is_signed ? TRACING_MAP_SMIN : TRACING_MAP_MIN;
+	if (f->flags & HIST_FIELD_FL_MAX)
+		return f->is_signed ? TRACING_MAP_SMAX : TRACING_MAP_MAX;
+	if (f->flags & HIST_FIELD_FL_AVG)
+		return f->is_signed ? TRACING_MAP_SAVG : TRACING_MAP_AVG;
+	return TRACING_MAP_SUM;
+}
+
+/*
+ * A value ending in ".min", ".max" or ".avg" keeps that instead of the
+ * sum (ours, not upstream's): cut the suffix off and return its flag.
+ * "system.event.max" stays this event's field "max", if it has one, as
+ * upstream reads it.
+ */
+static unsigned long value_agg(struct field_ctx *ctx, char *text, char **dot)
+{
+	char *first = strchr(text, '.');
+	unsigned long flag;
+
+	*dot = strrchr(text, '.');
+	if (!*dot || *dot == text)
+		return 0;
+	flag = hist_agg_flag(*dot + 1);
+	if (!flag)
+		return 0;
+	if (first != *dot && strchr(first + 1, '.') == *dot &&
+	    trace_find_event_field(ctx->call, *dot + 1))
+		return 0;
+	**dot = '\0';
+	return flag;
+}
+
+/* Can value @f keep a minimum, maximum or average? Numbers only. */
+static bool agg_allowed(const struct hist_field *f)
+{
+	return !(f->flags & (HIST_FIELD_FL_EXPR | HIST_FIELD_FL_STRING |
+			     HIST_FIELD_FL_STACKTRACE | HIST_FIELD_FL_HITCOUNT |
+			     HIST_FIELD_FL_PERCENT | HIST_FIELD_FL_GRAPH)) &&
+	       f->kind != HIST_KIND_STACK_FIELD && !hist_field_is_string(f);
+}
+
 /**
  * hist_field_create - bind one key or value expression to an event
  * @hd: the histogram being built, for variable references (NULL: none
@@ -730,14 +821,23 @@ struct hist_field *hist_field_create(struct hist_data *hd,
 		.is_var = role == HIST_ROLE_VAR,
 		.err = err,
 	};
+	unsigned long agg = 0;
 	struct hist_field *f;
-	char *name = text;
+	char *name = text, *dot = NULL;
 	size_t i, len = strlen(text);
 
 	err->n = 0;
+	if (role == HIST_ROLE_VAL)
+		agg = value_agg(&ctx, text, &dot);
 	f = parse_expr(&ctx, text);
 	if (IS_ERR(f))
 		return f;
+	if (agg && !agg_allowed(f)) {
+		hist_field_destroy(f);
+		*dot = '.';
+		return fail(&ctx, HIST_ERR_BAD_FIELD_MODIFIER, dot + 1);
+	}
+	f->flags |= agg;
 
 	/*
 	 * A value shows a number: only display modifiers that keep it one
@@ -869,6 +969,8 @@ static int set_text(struct hist_field *f)
 		return -ENOMEM;
 	seq_buf_init(&s, buf, HIST_STR_MAX);
 	format_field(&s, f);
+	if (f->flags & HIST_FIELD_FL_AGG)
+		seq_buf_printf(&s, ".%s", hist_field_agg_name(f->flags));
 	seq_buf_str(&s);
 	/* a leaf may come with a text already (hitcount, field variables) */
 	kfree(f->text);

@@ -20,6 +20,10 @@ static void print_sort_key(struct seq_file *m, struct hist_data *hd,
 
 	if (f->kind == HIST_KIND_HITCOUNT && f == hd->fields[0])
 		seq_puts(m, "hitcount");
+	else if (f->flags & HIST_FIELD_FL_AGG)
+		/* as sort= takes it: "lat.max", whatever the value's modifiers */
+		seq_printf(m, "%s.%s", hist_field_plain_name(f),
+			   hist_field_agg_name(f->flags));
 	else
 		hist_field_print(m, f);
 	if (hd->sort_keys[i].descending)
@@ -195,6 +199,38 @@ static void print_bar(struct seq_file *m, u64 val, u64 max)
 	seq_printf(m, "%-*s", HIST_GRAPH_WIDTH, bar);
 }
 
+/*
+ * A value's minimum, maximum or average (ours): "  lat.max: N", signed
+ * if the value is, in hex with .hex.  A minimum or maximum that saw no
+ * value yet (an entry being created) shows 0.
+ */
+static void print_agg(struct seq_file *m, struct hist_data *hd,
+		      struct tracing_map_elt *elt, struct hist_field *f, u64 v)
+{
+	enum tracing_map_agg agg = hist_field_map_agg(f);
+	u64 n;
+
+	if (agg >= TRACING_MAP_AVG) {
+		n = hist_elt_hitcount(hd, elt);
+		if (!n)
+			v = 0;
+		else if (agg == TRACING_MAP_SAVG)
+			v = div64_s64(v, n);
+		else
+			v = div64_u64(v, n);
+	} else if (v == tracing_map_agg_init(agg)) {
+		v = 0;
+	}
+	seq_printf(m, "  %s.%s: ", hist_field_plain_name(f),
+		   hist_field_agg_name(f->flags));
+	if (f->flags & HIST_FIELD_FL_HEX)
+		seq_printf(m, "%10llx", v);
+	else if (f->is_signed)
+		seq_printf(m, "%10lld", (s64)v);
+	else
+		seq_printf(m, "%10llu", v);
+}
+
 static void print_vals(struct seq_file *m, struct hist_data *hd,
 		       struct tracing_map_elt *elt, struct hist_column *cols)
 {
@@ -213,6 +249,10 @@ static void print_vals(struct seq_file *m, struct hist_data *hd,
 		}
 		if (f->flags & HIST_FIELD_FL_EXPR)
 			continue;
+		if (f->flags & HIST_FIELD_FL_AGG) {
+			print_agg(m, hd, elt, f, v);
+			continue;
+		}
 		if (f->flags & HIST_FIELD_FL_PERCENT) {
 			u64 total = cols[i].total;
 			unsigned int pc = 0;
@@ -415,6 +455,10 @@ static void debug_field(struct seq_file *m, struct hist_data *hd,
 	seq_printf(m, "      type: %s\n", f->type ? f->type : "");
 	seq_printf(m, "      size: %u\n", f->size);
 	seq_printf(m, "      is_signed: %d\n", f->is_signed);
+	/* ours: only values with .min, .max or .avg have this line */
+	if (f->flags & HIST_FIELD_FL_AGG)
+		seq_printf(m, "      aggregation: %s\n",
+			   hist_field_agg_name(f->flags));
 }
 
 /**

@@ -30,6 +30,7 @@
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 
 #include "trace_hist.h"
 
@@ -41,7 +42,9 @@ const char *const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_INVALID_SORT_FIELD]	= "Sort field must be a key or a val",
 	[HIST_ERR_BAD_SORT_MODIFIER]	= "Invalid sort modifier",
 	[HIST_ERR_EMPTY_SORT_FIELD]	= "Empty sort field",
-	[HIST_ERR_TOO_MANY_SORT_FIELDS]	= "Too many sort fields (Max = 2)",
+	/* upstream's text, with our limit */
+	[HIST_ERR_TOO_MANY_SORT_FIELDS]	= "Too many sort fields (Max = "
+					  __stringify(HIST_SORT_KEYS_MAX) ")",
 	[HIST_ERR_DIVISION_BY_ZERO]	= "Division by zero",
 	[HIST_ERR_STRING_OPERAND]	= "String type can not be an operand in expression",
 	[HIST_ERR_TOO_MANY_SUBEXPR]	= "Too many subexpressions (3 max)",

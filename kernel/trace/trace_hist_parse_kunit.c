@@ -717,15 +717,33 @@ static void hpk_test_overflow(struct kunit *test)
 	struct hist_spec *spec;
 	int ret;
 
-	spec = hpk_parse(test, "keys=pid,comm,prio,cpu:vals=a,b,c,d", &ret);
+	BUILD_BUG_ON(HIST_KEYS_MAX != 8 || HIST_VALS_MAX != 16);
+	spec = hpk_parse(test,
+			 "keys=k1,k2,k3,k4,k5,k6,k7,k8,k9:vals=a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q",
+			 &ret);
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_EQ(test, spec->n_keys, HIST_KEYS_MAX);
 	KUNIT_EXPECT_TRUE(test, spec->keys_overflow);
+	KUNIT_EXPECT_STREQ(test, spec->keys[HIST_KEYS_MAX - 1].str, "k8");
 	KUNIT_EXPECT_EQ(test, spec->n_vals, HIST_VALS_MAX);
 	KUNIT_EXPECT_TRUE(test, spec->vals_overflow);
+	KUNIT_EXPECT_STREQ(test, spec->vals[HIST_VALS_MAX - 1].str, "p");
 	KUNIT_EXPECT_FALSE(test, spec->sort_overflow);
-	KUNIT_EXPECT_STREQ(test, spec->keys_str, "keys=pid,comm,prio,cpu");
-	KUNIT_EXPECT_STREQ(test, spec->vals_str, "vals=a,b,c,d");
+	KUNIT_EXPECT_STREQ(test, spec->keys_str,
+			   "keys=k1,k2,k3,k4,k5,k6,k7,k8,k9");
+	KUNIT_EXPECT_STREQ(test, spec->vals_str,
+			   "vals=a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q");
+	hpk_done(test, spec);
+
+	/* exactly the limits: no overflow */
+	spec = hpk_parse(test,
+			 "keys=k1,k2,k3,k4,k5,k6,k7,k8:vals=a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p",
+			 &ret);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, spec->n_keys, HIST_KEYS_MAX);
+	KUNIT_EXPECT_FALSE(test, spec->keys_overflow);
+	KUNIT_EXPECT_EQ(test, spec->n_vals, HIST_VALS_MAX);
+	KUNIT_EXPECT_FALSE(test, spec->vals_overflow);
 	hpk_done(test, spec);
 
 	spec = hpk_parse(test, "keys=pid:vals=a,b:sort=a.bogus,,b.descending",

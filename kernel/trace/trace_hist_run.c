@@ -456,14 +456,16 @@ void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 	if (!run.elt)
 		goto out;
 
-	/* the values are the map's first sum fields, map_idx == i */
 	for (i = 0; i < hd->n_vals; i++) {
-		u64 val = field_value(hd->fields[i], &run);
+		struct hist_field *f = hd->fields[i];
+		u64 val = field_value(f, &run);
 
 		if (likely(s.sums))
-			local64_add(val, &s.sums[i]);
+			tracing_map_pend_update(&s.sums[f->map_idx],
+						hd->map->fields[f->map_idx].agg,
+						val);
 		else
-			tracing_map_update_sum(run.elt, i, val);
+			tracing_map_update_val(run.elt, f->map_idx, val);
 	}
 	if (likely(s.sums))
 		tracing_map_sums_put(&s);
@@ -490,7 +492,8 @@ static bool hist_fast_field_init(struct hist_field *f,
 		return true;
 	}
 	if (f->kind < HIST_KIND_S8 || f->kind > HIST_KIND_U64 ||
-	    (f->flags & HIST_FIELD_FL_BUCKET) || f->offset > U16_MAX)
+	    (f->flags & (HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_AGG)) ||
+	    f->offset > U16_MAX)
 		return false;
 	ff->kind = f->kind;
 	ff->offset = f->offset;

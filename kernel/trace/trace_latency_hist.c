@@ -640,11 +640,16 @@ static void lh_fold(struct hist_data *hd, struct tracing_map_elt *elt,
 		    void *arg)
 {
 	struct lh_summary *s = arg;
-	s64 lat = lh_usecs(hist_elt_key(hd, elt, 1));
-	u64 n = hist_elt_hitcount(hd, elt);
+	s64 lat;
+	u64 n;
 
-	if (hist_elt_key(hd, elt, 0) != s->cpu || !n)
+	/* the key first: reading a count folds every CPU's pending sums */
+	if (hist_elt_key(hd, elt, 0) != s->cpu)
 		return;
+	n = hist_elt_hitcount(hd, elt);
+	if (!n)
+		return;
+	lat = lh_usecs(hist_elt_key(hd, elt, 1));
 	if (!s->total || lat < s->min)
 		s->min = lat;
 	if (!s->total || lat > s->max)

@@ -166,7 +166,8 @@ static void tracing_map_elt_reset(struct tracing_map *map,
 	unsigned int i;
 
 	for (i = 0; i < map->n_counters; i++)
-		atomic64_set(&elt->fields[i], 0);
+		atomic64_set(&elt->fields[i],
+			     tracing_map_agg_init(map->fields[i].agg));
 	if (!map->n_vars)
 		return;
 	for (i = 0; i < map->n_vars; i++)
@@ -338,8 +339,10 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map, void *key)
 noinline void tracing_map_pend_switch(struct tracing_map_pend *p,
 				      struct tracing_map_elt *elt)
 {
+	struct tracing_map *map = elt->map;
 	struct tracing_map_elt *old = p->elt;
-	unsigned int i, n = elt->map->n_counters;
+	unsigned int i, n = map->n_counters;
+	u64 init;
 
 	p->misses = 0;
 	WRITE_ONCE(p->seq, p->seq + 1);
@@ -348,9 +351,10 @@ noinline void tracing_map_pend_switch(struct tracing_map_pend *p,
 	for (i = 0; i < n; i++) {
 		u64 val = local64_read(&p->sums[i]);
 
-		if (old && val)
-			atomic64_add(val, &old->fields[i]);
-		local64_set(&p->sums[i], 0);
+		init = tracing_map_agg_init(map->fields[i].agg);
+		if (old && val != init)
+			tracing_map_update_val(old, i, val);
+		local64_set(&p->sums[i], init);
 	}
 	WRITE_ONCE(p->elt, elt);
 	/* Rule (C): the new contents before the even seq. */
@@ -413,9 +417,9 @@ static u32 tracing_map_elt_idx(struct tracing_map_elt *elt)
 }
 
 /**
- * tracing_map_add_sums() - Add @vals[i] to sum field i of @elt, i < @n.
+ * tracing_map_add_sums() - Put @vals[i] into value field i of @elt, i < @n.
  * @elt: The element.
- * @vals: The amounts, indexed by field index; 0 for key fields.
+ * @vals: The values, indexed by field index; 0 for key fields.
  * @n: Number of amounts, at most &tracing_map.n_counters.
  *
  * Like the update tracing_map_insert_sums() prepares, for an element
@@ -432,12 +436,14 @@ void tracing_map_add_sums(struct tracing_map_elt *elt, const u64 *vals,
 	tracing_map_pend_take(elt->map, elt, tracing_map_elt_idx(elt), &s);
 	if (likely(s.sums)) {
 		for (i = 0; i < n; i++)
-			local64_add(vals[i], &s.sums[i]);
+			tracing_map_pend_update(&s.sums[i],
+						elt->map->fields[i].agg,
+						vals[i]);
 		tracing_map_sums_put(&s);
 		return;
 	}
 	for (i = 0; i < n; i++)
-		atomic64_add(vals[i], &elt->fields[i]);
+		tracing_map_update_val(elt, i, vals[i]);
 }
 
 /**
@@ -528,61 +534,110 @@ u64 tracing_map_read_var_once(struct tracing_map_elt *elt, unsigned int i)
 #ifdef TRACING_MAP_PENDING
 #define TRACING_MAP_PEND_TRIES	4
 
-/* The amount of field @i of @elt pending in slot @p, rule (C). */
-static u64 tracing_map_pend_read(struct tracing_map_pend *p,
-				 struct tracing_map_elt *elt, unsigned int i)
+/* Field @i of @elt pending in slot @p into *@val, rule (C); false if none. */
+static bool tracing_map_pend_read(struct tracing_map_pend *p,
+				  struct tracing_map_elt *elt, unsigned int i,
+				  u64 *val)
 {
 	unsigned long seq;
 	unsigned int tries;
 	bool mine;
-	u64 val;
 
 	for (tries = 0; tries < TRACING_MAP_PEND_TRIES; tries++) {
 		seq = READ_ONCE(p->seq);
 		/* Rule (C): pairs with the second smp_wmb() of a switch. */
 		smp_rmb();
 		mine = READ_ONCE(p->elt) == elt;
-		val = local64_read(&p->sums[i]);
+		*val = local64_read(&p->sums[i]);
 		/* Rule (C): pairs with the first smp_wmb() of a switch. */
 		smp_rmb();
 		if (!(seq & 1) && READ_ONCE(p->seq) == seq)
-			return mine ? val : 0;
+			return mine;
 		cpu_relax();
 	}
 	/* moved meanwhile, or about to be: left out, rule (C) */
-	return 0;
+	return false;
+}
+#endif
+
+#ifdef TRACING_MAP_PENDING
+/* Fold @val into @acc, which a field keeping @agg holds. */
+static u64 tracing_map_agg_fold(enum tracing_map_agg agg, u64 acc, u64 val)
+{
+	if (agg == TRACING_MAP_SUM || agg >= TRACING_MAP_AVG)
+		return acc + val;
+	return tracing_map_agg_better(agg, val, acc) ? val : acc;
 }
 #endif
 
 /**
- * tracing_map_read_sum() - Read sum field @i of @elt.
+ * tracing_map_read_sum() - Read value field @i of @elt.
  * @elt: The element.
- * @i: Field index from tracing_map_add_sum_field().
+ * @i: Field index from tracing_map_add_sum_field() or
+ *	tracing_map_add_agg_field().
  *
- * The element's counter plus the amounts pending for it on every CPU
+ * The element's field folded with what every CPU holds pending for it
  * (see the top of tracing_map.c): exact when no update runs, else an
  * amount being moved to the element may be missed, none is counted
- * twice.
+ * twice.  A minimum or maximum that saw no value yet reads as
+ * tracing_map_agg_init().
  *
  * Context: Any context, NMI-safe.
- * Return: The current sum.
+ * Return: The sum, minimum or maximum; for an average, the sum.
  */
 u64 tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i)
 {
 	u64 sum = (u64)atomic64_read(&elt->fields[i]);
 #ifdef TRACING_MAP_PENDING
 	struct tracing_map *map = elt->map;
+	enum tracing_map_agg agg = map->fields[i].agg;
 	u32 idx = tracing_map_elt_idx(elt);
+	u64 val;
 	int cpu;
 
 	/* Rule (C): the counter before the slots. */
 	smp_rmb();
-	for_each_possible_cpu(cpu)
-		sum += tracing_map_pend_read(tracing_map_pend_slot(map,
-					per_cpu_ptr(map->pcpu, cpu), idx),
-					     elt, i);
+	for_each_possible_cpu(cpu) {
+		struct tracing_map_pend *p;
+
+		p = tracing_map_pend_slot(map, per_cpu_ptr(map->pcpu, cpu), idx);
+		if (tracing_map_pend_read(p, elt, i, &val))
+			sum = tracing_map_agg_fold(agg, sum, val);
+	}
 #endif
 	return sum;
+}
+
+/**
+ * tracing_map_update_val() - Put @val into value field @i of @elt.
+ * @elt: The element.
+ * @i: Field index.
+ * @val: The value: added to a sum, kept if more extreme by a minimum or
+ *	maximum.
+ *
+ * Updates the element itself, with an atomic operation.
+ *
+ * Context: Any context, NMI-safe.
+ */
+void tracing_map_update_val(struct tracing_map_elt *elt, unsigned int i,
+			    u64 val)
+{
+	enum tracing_map_agg agg = elt->map->fields[i].agg;
+	atomic64_t *f = &elt->fields[i];
+	s64 old;
+
+	if (agg == TRACING_MAP_SUM || agg >= TRACING_MAP_AVG) {
+		atomic64_add(val, f);
+		return;
+	}
+	/*
+	 * A failed exchange means another update made the field more
+	 * extreme; retry only while @val still is.
+	 */
+	old = atomic64_read(f);
+	while (tracing_map_agg_better(agg, val, old) &&
+	       !atomic64_try_cmpxchg(f, &old, val))
+		;
 }
 
 static u64 tracing_map_sum_pcpu(struct tracing_map *map, bool drops)
@@ -724,11 +779,32 @@ static int tracing_map_cmp_field(struct tracing_map *map, unsigned int idx,
 				 const struct tracing_map_sort_entry *b)
 {
 	const struct tracing_map_field_desc *field = &map->fields[idx];
+	u64 va = a->sums[k], vb = b->sums[k];
 
 	if (field->is_key)
 		return field->cmp_fn(a->key + field->offset,
 				     b->key + field->offset);
-	return (a->sums[k] > b->sums[k]) - (a->sums[k] < b->sums[k]);
+	if (field->agg == TRACING_MAP_SMIN || field->agg == TRACING_MAP_SMAX ||
+	    field->agg == TRACING_MAP_SAVG)
+		return ((s64)va > (s64)vb) - ((s64)va < (s64)vb);
+	return (va > vb) - (va < vb);
+}
+
+/* What sort criterion field @idx of @elt compares: an average divided. */
+static u64 tracing_map_sort_val(struct tracing_map *map,
+				struct tracing_map_elt *elt, unsigned int idx)
+{
+	const struct tracing_map_field_desc *field = &map->fields[idx];
+	u64 val = tracing_map_read_sum(elt, idx), n;
+
+	if (field->agg < TRACING_MAP_AVG)
+		return val;
+	n = tracing_map_read_sum(elt, field->count_idx);
+	if (!n)
+		return 0;
+	if (field->agg == TRACING_MAP_SAVG)
+		return div64_s64(val, n);
+	return div64_u64(val, n);
 }
 
 static int tracing_map_sort_cmp(const void *l, const void *r, const void *priv)
@@ -818,7 +894,7 @@ int tracing_map_sort_entries(struct tracing_map *map,
 		for (k = 0; k < n_sort_keys; k++)
 			if (!map->fields[sort_keys[k].field_idx].is_key)
 				ents[used].sums[k] =
-					tracing_map_read_sum(ents[used].elt,
+					tracing_map_sort_val(map, ents[used].elt,
 							     sort_keys[k].field_idx);
 		used++;
 	}
@@ -882,7 +958,8 @@ static void tracing_map_pend_reset(struct tracing_map *map,
 		p->elt = NULL;
 		p->misses = 0;
 		for (k = 0; k < map->n_counters; k++)
-			local64_set(&p->sums[k], 0);
+			local64_set(&p->sums[k],
+				    tracing_map_agg_init(map->fields[k].agg));
 	}
 }
 
@@ -1051,6 +1128,39 @@ void tracing_map_destroy(struct tracing_map *map)
 }
 
 /**
+ * tracing_map_add_agg_field() - Add a 64-bit value field to every element.
+ * @map: A map that is not initialized yet.
+ * @agg: What it keeps: a sum, a minimum, a maximum or an average.
+ * @count_idx: For an average, the field index of the sum field that
+ *	counts its values (it sorts by the sum divided by the count).
+ *
+ * Context: Process context.
+ * Return: The field index (for updates, reads and sort keys), or -EINVAL
+ * if @map is initialized or has all its fields, @agg is unknown or
+ * @count_idx is not a sum field of @map.
+ */
+int tracing_map_add_agg_field(struct tracing_map *map, enum tracing_map_agg agg,
+			      unsigned int count_idx)
+{
+	struct tracing_map_field_desc *field;
+
+	if (map->slots || map->n_fields >= TRACING_MAP_FIELDS_MAX ||
+	    agg > TRACING_MAP_SAVG)
+		return -EINVAL;
+	if (agg >= TRACING_MAP_AVG &&
+	    (count_idx >= map->n_fields || map->fields[count_idx].is_key ||
+	     map->fields[count_idx].agg != TRACING_MAP_SUM))
+		return -EINVAL;
+
+	field = &map->fields[map->n_fields];
+	field->is_key = false;
+	field->agg = agg;
+	field->count_idx = count_idx;
+	map->n_counters = map->n_fields + 1;
+	return map->n_fields++;
+}
+
+/**
  * tracing_map_add_sum_field() - Add a 64-bit sum field to every element.
  * @map: A map that is not initialized yet.
  *
@@ -1060,12 +1170,7 @@ void tracing_map_destroy(struct tracing_map *map)
  */
 int tracing_map_add_sum_field(struct tracing_map *map)
 {
-	if (map->slots || map->n_fields >= TRACING_MAP_FIELDS_MAX)
-		return -EINVAL;
-
-	map->fields[map->n_fields].is_key = false;
-	map->n_counters = map->n_fields + 1;
-	return map->n_fields++;
+	return tracing_map_add_agg_field(map, TRACING_MAP_SUM, 0);
 }
 
 /**

@@ -18,6 +18,7 @@
 #include <asm/local64.h>
 #include <linux/percpu.h>
 #include <linux/bitops.h>
+#include <linux/limits.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
@@ -31,14 +32,18 @@
 #define TRACING_MAP_BITS_MAX		17	/* 128K elements */
 
 /*
- * What one element can hold.  Keys are compared field by field when
- * sorting, so a compound key has a small fixed number of parts; sums and
- * variables live in the element's chunk, so they are bounded too.
+ * What one element can hold: the limits of every hist trigger (upstream
+ * has 3 key parts, 3 values and 16 variables).  Sort criteria stay at
+ * upstream's 2: its own selftests require a third to be refused.  Keys are
+ * compared field by field when sorting, so a compound key has a small
+ * fixed number of parts; sums and variables live in the element, so they
+ * are bounded too.  Only what a map uses takes room in its elements; the
+ * maxima size a few fixed arrays per map and per trigger.
  */
-#define TRACING_MAP_KEYS_MAX		3	/* parts of a compound key */
-#define TRACING_MAP_VALS_MAX		3	/* sum fields */
+#define TRACING_MAP_KEYS_MAX		8	/* parts of a compound key */
+#define TRACING_MAP_VALS_MAX		16	/* sum fields */
 #define TRACING_MAP_FIELDS_MAX	(TRACING_MAP_KEYS_MAX + TRACING_MAP_VALS_MAX)
-#define TRACING_MAP_VARS_MAX		16	/* per-element variables */
+#define TRACING_MAP_VARS_MAX		32	/* per-element variables */
 #define TRACING_MAP_SORT_KEYS_MAX	2	/* primary and secondary */
 #define TRACING_MAP_DATA_MAX		8192	/* user data area per element */
 
@@ -89,15 +94,44 @@ struct tracing_map_sort_entry {
 };
 
 /**
+ * enum tracing_map_agg - what a value field of an element keeps
+ * @TRACING_MAP_SUM: the sum of the values added
+ * @TRACING_MAP_MIN: the smallest value, as u64
+ * @TRACING_MAP_MAX: the largest value, as u64
+ * @TRACING_MAP_SMIN: the smallest value, as s64
+ * @TRACING_MAP_SMAX: the largest value, as s64
+ * @TRACING_MAP_AVG: a sum, sorted by the sum divided by a count field
+ * @TRACING_MAP_SAVG: the same for values that are s64
+ *
+ * All are updated without locks, NMI-safe: sums with atomic adds,
+ * minima and maxima with a compare-and-exchange loop that only retries
+ * when another update moved the field towards the new value, so it ends
+ * as soon as the field is at least as extreme.
+ */
+enum tracing_map_agg {
+	TRACING_MAP_SUM,
+	TRACING_MAP_MIN,
+	TRACING_MAP_MAX,
+	TRACING_MAP_SMIN,
+	TRACING_MAP_SMAX,
+	TRACING_MAP_AVG,
+	TRACING_MAP_SAVG,
+};
+
+/**
  * struct tracing_map_field_desc - layout information of one field
  * @cmp_fn: comparison function, key fields only
  * @offset: byte offset of the value inside the key, key fields only
- * @is_key: true for a key field, false for a sum field
+ * @is_key: true for a key field, false for a value field
+ * @agg: for a value field, what it keeps (enum tracing_map_agg)
+ * @count_idx: for an average, the field index of the count
  */
 struct tracing_map_field_desc {
 	tracing_map_cmp_fn_t		cmp_fn;
 	unsigned int			offset;
 	bool				is_key;
+	u8				agg;
+	u8				count_idx;
 };
 
 /*
@@ -246,6 +280,8 @@ struct tracing_map *tracing_map_create(unsigned int map_bits,
 int tracing_map_init(struct tracing_map *map);
 
 int tracing_map_add_sum_field(struct tracing_map *map);
+int tracing_map_add_agg_field(struct tracing_map *map, enum tracing_map_agg agg,
+			      unsigned int count_idx);
 int tracing_map_add_var(struct tracing_map *map);
 int tracing_map_add_key_field(struct tracing_map *map, unsigned int offset,
 			      tracing_map_cmp_fn_t cmp_fn);
@@ -416,7 +452,9 @@ static __always_inline void tracing_map_pend_take(struct tracing_map *map,
 		((idx & (TRACING_MAP_PEND_SLOTS - 1)) << map->pend_shift);
 	if (unlikely(p->elt != elt)) {
 		/* held by another element: let a few updates through */
-		if (p->elt && ++p->misses < TRACING_MAP_PEND_MISSES) {
+		if (p->elt && p->misses + 1 < TRACING_MAP_PEND_MISSES) {
+			/* before the decrement lets an NMI take the slot */
+			WRITE_ONCE(p->misses, p->misses + 1);
 			local_dec(&pc->busy);
 			s->sums = NULL;
 			return;
@@ -433,6 +471,26 @@ static __always_inline void tracing_map_pend_take(struct tracing_map *map,
 struct tracing_map_elt *tracing_map_insert_sums_slow(struct tracing_map *map,
 						     void *key, u32 hash,
 						     struct tracing_map_sums *s);
+
+/* tracing_map_insert_sums() for a key of @size bytes, a constant. */
+static __always_inline struct tracing_map_elt *
+tracing_map_first_probe(struct tracing_map *map, void *key,
+			struct tracing_map_sums *s, unsigned int size)
+{
+	u32 hash = tracing_map_hash(map, key, size);
+	u64 word = tracing_map_slot_read(&map->slots[hash & (map->n_slots - 1)]);
+	struct tracing_map_elt *elt;
+
+	if (likely(word && (u32)(word >> 32) == hash)) {
+		elt = tracing_map_idx_elt(map, (u32)word - 1);
+		if (likely(tracing_map_key_eq(map, elt, key, size))) {
+			tracing_map_count(&map->pcpu->hits);
+			tracing_map_pend_take(map, elt, (u32)word - 1, s);
+			return elt;
+		}
+	}
+	return tracing_map_insert_sums_slow(map, key, hash, s);
+}
 
 /**
  * tracing_map_insert_sums() - Find or add the element for a key, and the
@@ -454,26 +512,6 @@ struct tracing_map_elt *tracing_map_insert_sums_slow(struct tracing_map *map,
  * Return: The element for @key, or %NULL if @key is new and the map is
  * full (@s->sums is %NULL then).
  */
-/* tracing_map_insert_sums() for a key of @size bytes, a constant. */
-static __always_inline struct tracing_map_elt *
-tracing_map_first_probe(struct tracing_map *map, void *key,
-			struct tracing_map_sums *s, unsigned int size)
-{
-	u32 hash = tracing_map_hash(map, key, size);
-	u64 word = tracing_map_slot_read(&map->slots[hash & (map->n_slots - 1)]);
-	struct tracing_map_elt *elt;
-
-	if (likely(word && (u32)(word >> 32) == hash)) {
-		elt = tracing_map_idx_elt(map, (u32)word - 1);
-		if (likely(tracing_map_key_eq(map, elt, key, size))) {
-			tracing_map_count(&map->pcpu->hits);
-			tracing_map_pend_take(map, elt, (u32)word - 1, s);
-			return elt;
-		}
-	}
-	return tracing_map_insert_sums_slow(map, key, hash, s);
-}
-
 static __always_inline struct tracing_map_elt *
 tracing_map_insert_sums(struct tracing_map *map, void *key,
 			struct tracing_map_sums *s)
@@ -499,6 +537,68 @@ static __always_inline void tracing_map_sums_put(struct tracing_map_sums *s)
 
 void tracing_map_add_sums(struct tracing_map_elt *elt, const u64 *vals,
 			  unsigned int n);
+
+/**
+ * tracing_map_agg_init() - The value a field starts from.
+ * @agg: What the field keeps.
+ *
+ * Return: 0 for sums; for minima and maxima the opposite extreme, which
+ * any value replaces (a field still there has seen no value).
+ */
+static __always_inline u64 tracing_map_agg_init(enum tracing_map_agg agg)
+{
+	switch (agg) {
+	case TRACING_MAP_MIN:
+		return U64_MAX;
+	case TRACING_MAP_SMIN:
+		return S64_MAX;
+	case TRACING_MAP_SMAX:
+		return (u64)S64_MIN;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Would @new replace @cur in a field keeping @agg?  Sums never compare.
+ */
+static __always_inline bool tracing_map_agg_better(enum tracing_map_agg agg,
+						   u64 new, u64 cur)
+{
+	switch (agg) {
+	case TRACING_MAP_MIN:
+		return new < cur;
+	case TRACING_MAP_MAX:
+		return new > cur;
+	case TRACING_MAP_SMIN:
+		return (s64)new < (s64)cur;
+	case TRACING_MAP_SMAX:
+		return (s64)new > (s64)cur;
+	default:
+		return false;
+	}
+}
+
+/**
+ * tracing_map_pend_update() - Put @val into a pending field.
+ * @sum: The field, among the sums tracing_map_insert_sums() gave.
+ * @agg: What the field keeps (&tracing_map_field_desc.agg).
+ * @val: The value.
+ *
+ * Context: Between tracing_map_insert_sums() and tracing_map_sums_put().
+ */
+static __always_inline void tracing_map_pend_update(local64_t *sum,
+						    enum tracing_map_agg agg,
+						    u64 val)
+{
+	if (agg == TRACING_MAP_SUM || agg >= TRACING_MAP_AVG)
+		local64_add(val, sum);
+	else if (tracing_map_agg_better(agg, val, local64_read(sum)))
+		local64_set(sum, val);
+}
+
+void tracing_map_update_val(struct tracing_map_elt *elt, unsigned int i,
+			    u64 val);
 
 u64 tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i);
 

@@ -10,7 +10,8 @@
  * interrupted by inserts on the same CPU from an irq_work, as an NMI or
  * hardirq tracepoint would interrupt a tracepoint (same checks), the
  * per-CPU pending sums (take-over, nested updates, reads racing with
- * take-overs on other CPUs never counting twice), clearing,
+ * take-overs on other CPUs never counting twice, the insert_sums() path
+ * of the hist triggers), minimum, maximum and average fields, clearing,
  * sorting on sum and key fields in both directions with one and two
  * sort keys and deterministic tie-breaking, the comparison helpers,
  * per-element variables, the ops callbacks, and the argument checks of
@@ -892,6 +893,245 @@ static void tmk_test_pending_sums(struct kunit *test)
 	tracing_map_destroy_sort_entries(entries, n);
 }
 
+/* What one tracing_map_insert_sums() ... put saw, checked outside it. */
+struct tmk_take {
+	struct tracing_map_elt	*elt;
+	bool			pending;	/* got this CPU's slot */
+	long			busy;		/* busy count after the update */
+};
+
+/*
+ * One update as the hist hot path does it: insert_sums(), add @n to the
+ * sum field (the last of the key), put; with @nest, inside a simulated
+ * update of the same map on this CPU.
+ */
+static struct tmk_take tmk_update(struct tracing_map *map, void *key,
+				  unsigned int sum_idx, u64 n, bool nest)
+{
+	struct tracing_map_pcpu *pc;
+	struct tracing_map_sums s;
+	struct tmk_take t;
+
+	preempt_disable();
+	pc = this_cpu_ptr(map->pcpu);
+	if (nest)
+		local_inc(&pc->busy);
+	t.elt = tracing_map_insert_sums(map, key, &s);
+	t.pending = s.sums;
+	if (s.sums) {
+		local64_add(n, &s.sums[sum_idx]);
+		tracing_map_sums_put(&s);
+	} else if (t.elt) {
+		tracing_map_update_sum(t.elt, sum_idx, n);
+	}
+	if (nest)
+		local_dec(&pc->busy);
+	t.busy = local_read(&pc->busy);
+	preempt_enable();
+	return t;
+}
+
+/*
+ * tracing_map_insert_sums() and tracing_map_sums_put(), the path of the
+ * hist triggers: keys of one, two and three words (inline first probe,
+ * its out-of-line fallback, other sizes), keys found past their first
+ * slot, a full map, a nested update; the busy count always back to 0.
+ */
+static void tmk_test_insert_sums(struct kunit *test)
+{
+	static const unsigned int words[] = { 1, 2, 3 };
+	unsigned int w, k, n_keys, slow, pending;
+	struct tracing_map *map;
+	struct tmk_take t;
+	u64 key[3];
+	int sum_idx;
+	s64 raw;
+
+	for (w = 0; w < ARRAY_SIZE(words); w++) {
+		map = tmk_create(test, TRACING_MAP_BITS_MIN,
+				 words[w] * sizeof(u64), NULL, NULL);
+		tmk_add_key(test, map, 0, tracing_map_cmp_num(8, 0), 0);
+		sum_idx = tracing_map_add_sum_field(map);
+		KUNIT_ASSERT_EQ(test, sum_idx, 1);
+		KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+		n_keys = map->max_elts;
+
+		/* every key k gets k % 4 + 1 updates of 1, then it is full */
+		slow = 0;
+		pending = 0;
+		for (k = 0; k < n_keys; k++) {
+			unsigned int r;
+
+			memset(key, 0, sizeof(key));
+			key[words[w] - 1] = k * 7919;
+			for (r = 0; r <= k % 4; r++) {
+				t = tmk_update(map, key, sum_idx, 1, false);
+				KUNIT_ASSERT_NOT_NULL(test, t.elt);
+				KUNIT_EXPECT_EQ(test, t.busy, 0);
+				/* slots held by other keys let updates through */
+				pending += t.pending;
+			}
+		}
+		for (k = 0; k < n_keys; k++) {
+			u64 word;
+
+			memset(key, 0, sizeof(key));
+			key[words[w] - 1] = k * 7919;
+			t.elt = tracing_map_lookup(map, key);
+			KUNIT_ASSERT_NOT_NULL(test, t.elt);
+			KUNIT_EXPECT_EQ(test, tracing_map_read_sum(t.elt, sum_idx),
+					k % 4 + 1);
+			/* keys stored past their first slot took the slow path */
+			word = map->slots[tracing_map_hash(map, key, map->key_size) &
+					  (map->n_slots - 1)];
+			if (tracing_map_idx_elt(map, (u32)word - 1) != t.elt)
+				slow++;
+		}
+		kunit_info(test, "%u-word keys: %u of %u past their first slot, %u updates pending\n",
+			   words[w], slow, n_keys, pending);
+		KUNIT_EXPECT_GT(test, slow, 0);
+		if (tmk_pending)
+			KUNIT_EXPECT_GT(test, pending, 0);
+		else
+			KUNIT_EXPECT_EQ(test, pending, 0);
+
+		/* full: no element, no slot, a drop, busy back to 0 */
+		key[0] = ~0ULL;
+		t = tmk_update(map, key, sum_idx, 1, false);
+		KUNIT_EXPECT_NULL(test, t.elt);
+		KUNIT_EXPECT_FALSE(test, t.pending);
+		KUNIT_EXPECT_EQ(test, t.busy, 0);
+		KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), 1);
+
+		/* nested in an update on this CPU: to the element */
+		memset(key, 0, sizeof(key));
+		t.elt = tracing_map_lookup(map, key);
+		KUNIT_ASSERT_NOT_NULL(test, t.elt);
+		raw = atomic64_read(&t.elt->fields[sum_idx]);
+		t = tmk_update(map, key, sum_idx, 10, true);
+		KUNIT_ASSERT_NOT_NULL(test, t.elt);
+		KUNIT_EXPECT_FALSE(test, t.pending);
+		KUNIT_EXPECT_EQ(test, t.busy, 0);
+		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(t.elt, sum_idx), 11);
+		KUNIT_EXPECT_EQ(test, atomic64_read(&t.elt->fields[sum_idx]),
+				raw + 10);
+	}
+}
+
+/* Field indexes of tmk_test_aggs()'s map, after the u64 key (field 0). */
+enum { TMK_A_COUNT = 1, TMK_A_MIN, TMK_A_SMAX, TMK_A_SAVG, TMK_A_N };
+
+/* One event of value @v for @key, nested in another update if @nest. */
+static void tmk_agg_event(struct kunit *test, struct tracing_map *map,
+			  u64 key, s64 v, bool nest)
+{
+	u64 vals[TMK_A_N] = { 0, 1, v, v, v };
+	struct tracing_map_elt *elt = tmk_insert(map, key);
+	struct tracing_map_pcpu *pc;
+
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+	preempt_disable();
+	pc = this_cpu_ptr(map->pcpu);
+	if (nest)
+		local_inc(&pc->busy);
+	tracing_map_add_sums(elt, vals, TMK_A_N);
+	if (nest)
+		local_dec(&pc->busy);
+	preempt_enable();
+}
+
+/* Keys of @map sorted by field @idx, into @keys. */
+static void tmk_agg_order(struct kunit *test, struct tracing_map *map,
+			  unsigned int idx, u64 *keys, unsigned int n)
+{
+	struct tracing_map_sort_key sk = { .field_idx = idx };
+	struct tracing_map_sort_entry **entries;
+	int i, got;
+
+	got = tracing_map_sort_entries(map, &sk, 1, &entries);
+	KUNIT_ASSERT_EQ(test, got, n);
+	for (i = 0; i < got; i++)
+		keys[i] = *(u64 *)entries[i]->key;
+	tracing_map_destroy_sort_entries(entries, got);
+}
+
+/*
+ * Minimum (u64), maximum (s64) and average (s64) fields next to a sum:
+ * through pending slots and, nested, through the compare-and-exchange
+ * on the element; reads fold both, sorts compare the right way (an
+ * average by sum / count), clear starts them over, and bad fields are
+ * refused.
+ */
+static void tmk_test_aggs(struct kunit *test)
+{
+	struct tracing_map_elt *elt;
+	struct tracing_map *map;
+	u64 order[3];
+
+	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, tracing_map_add_agg_field(map, TRACING_MAP_MIN, 0),
+			TMK_A_MIN);
+	KUNIT_ASSERT_EQ(test, tracing_map_add_agg_field(map, TRACING_MAP_SMAX, 0),
+			TMK_A_SMAX);
+	/* an average counts with a sum field, not a key or a minimum */
+	KUNIT_EXPECT_EQ(test, tracing_map_add_agg_field(map, TRACING_MAP_SAVG,
+							TMK_KEY_IDX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, tracing_map_add_agg_field(map, TRACING_MAP_SAVG,
+							TMK_A_MIN), -EINVAL);
+	KUNIT_EXPECT_EQ(test, tracing_map_add_agg_field(map, TRACING_MAP_SAVG + 1,
+							0), -EINVAL);
+	KUNIT_ASSERT_EQ(test, tracing_map_add_agg_field(map, TRACING_MAP_SAVG,
+							TMK_A_COUNT), TMK_A_SAVG);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+
+	/* key 1: -5, 3, 10 (nested); key 2: 7, 7; key 3: -1, -9 (nested) */
+	tmk_agg_event(test, map, 1, -5, false);
+	tmk_agg_event(test, map, 1, 3, false);
+	tmk_agg_event(test, map, 1, 10, true);
+	tmk_agg_event(test, map, 2, 7, false);
+	tmk_agg_event(test, map, 2, 7, true);
+	tmk_agg_event(test, map, 3, -1, true);
+	tmk_agg_event(test, map, 3, -9, false);
+
+	elt = tmk_lookup(map, 1);
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, TMK_A_COUNT), 3);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, TMK_A_MIN), 3);
+	KUNIT_EXPECT_EQ(test, (s64)tracing_map_read_sum(elt, TMK_A_SMAX), 10);
+	KUNIT_EXPECT_EQ(test, (s64)tracing_map_read_sum(elt, TMK_A_SAVG), 8);
+	elt = tmk_lookup(map, 3);
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, TMK_A_MIN), (u64)-9);
+	KUNIT_EXPECT_EQ(test, (s64)tracing_map_read_sum(elt, TMK_A_SMAX), -1);
+	KUNIT_EXPECT_EQ(test, (s64)tracing_map_read_sum(elt, TMK_A_SAVG), -10);
+
+	/* averages 2, 7, -5 as s64; minima 3, 7, 2^64 - 9 as u64 */
+	tmk_agg_order(test, map, TMK_A_SAVG, order, 3);
+	KUNIT_EXPECT_EQ(test, order[0], 3);
+	KUNIT_EXPECT_EQ(test, order[1], 1);
+	KUNIT_EXPECT_EQ(test, order[2], 2);
+	tmk_agg_order(test, map, TMK_A_MIN, order, 3);
+	KUNIT_EXPECT_EQ(test, order[0], 1);
+	KUNIT_EXPECT_EQ(test, order[1], 2);
+	KUNIT_EXPECT_EQ(test, order[2], 3);
+	tmk_agg_order(test, map, TMK_A_SMAX, order, 3);
+	KUNIT_EXPECT_EQ(test, order[0], 3);
+	KUNIT_EXPECT_EQ(test, order[1], 2);
+	KUNIT_EXPECT_EQ(test, order[2], 1);
+
+	/* a new entry's extremes start from the opposite ends */
+	tracing_map_clear(map);
+	elt = tmk_insert(map, 1);
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, TMK_A_MIN), U64_MAX);
+	KUNIT_EXPECT_EQ(test, (s64)tracing_map_read_sum(elt, TMK_A_SMAX),
+			S64_MIN);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, TMK_A_SAVG), 0);
+	tmk_agg_event(test, map, 1, 4, false);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, TMK_A_MIN), 4);
+	KUNIT_EXPECT_EQ(test, (s64)tracing_map_read_sum(elt, TMK_A_SMAX), 4);
+}
+
 #define TMK_PEND_ROUNDS		200
 #define TMK_PEND_BURST		50
 
@@ -1395,15 +1635,17 @@ static void tmk_test_create_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, map->map_bits, TRACING_MAP_BITS_MAX);
 	KUNIT_EXPECT_EQ(test, map->max_elts, 1U << TRACING_MAP_BITS_MAX);
 
-	map = tmk_create(test, TRACING_MAP_BITS_MIN, 24, NULL, test);
+	map = tmk_create(test, TRACING_MAP_BITS_MIN, 8 * TRACING_MAP_KEYS_MAX,
+			 NULL, test);
 	KUNIT_EXPECT_EQ(test, map->map_bits, TRACING_MAP_BITS_MIN);
 	KUNIT_EXPECT_EQ(test, map->max_elts, 1U << TRACING_MAP_BITS_MIN);
-	KUNIT_EXPECT_EQ(test, map->key_size, 24);
+	KUNIT_EXPECT_EQ(test, map->key_size, 8 * TRACING_MAP_KEYS_MAX);
 	KUNIT_EXPECT_PTR_EQ(test, map->private_data, (void *)test);
 
 	/* Field limits; bad key fields do not use up an index. */
 	tmk_add_key(test, map, 0, NULL, -EINVAL);
-	tmk_add_key(test, map, 24, tracing_map_cmp_none, -EINVAL);
+	tmk_add_key(test, map, 8 * TRACING_MAP_KEYS_MAX, tracing_map_cmp_none,
+		    -EINVAL);
 	for (i = 0; i < TRACING_MAP_KEYS_MAX; i++)
 		tmk_add_key(test, map, 8 * i, tracing_map_cmp_none, i);
 	tmk_add_key(test, map, 0, tracing_map_cmp_none, -EINVAL);
@@ -1424,6 +1666,8 @@ static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tmk_test_nested_irq_work),
 	KUNIT_CASE(tmk_test_pending_sums),
 	KUNIT_CASE(tmk_test_pending_concurrent),
+	KUNIT_CASE(tmk_test_insert_sums),
+	KUNIT_CASE(tmk_test_aggs),
 	KUNIT_CASE(tmk_test_clear),
 	KUNIT_CASE(tmk_test_sort),
 	KUNIT_CASE(tmk_test_sort_memcmp_tie),
