@@ -84,6 +84,16 @@ table=$outdir/bench-$(date -u +%Y%m%d-%H%M%S).txt
 		}'
 	done
 	echo
+	echo "beyond upstream (ours only): .min/.max/.avg values, and their cost over"
+	echo "key+value (the same trigger summing offset: vals=offset)"
+	printf '%-18s %10s %10s %10s\n' mode ours ours-hist "over k+v"
+	for mode in $(grep '^@@BENCH x-' "$CACHE_DIR/logs/results-ours-bench.log" | awk '{ print $2 }'); do
+		awk -v m="$mode" -v o="${cost[ours,$mode]}" -v on="${cost[ours,nomatch]}" \
+			-v kv="${cost[ours,key+value]}" 'BEGIN {
+			printf "%-18s %10.1f %10.1f %+10.1f\n", m, o, o - on, o - kv
+		}'
+	done
+	echo
 	echo "reading hist (guest instructions for the whole file, and per entry)"
 	printf '%-18s %14s %14s %10s %10s %7s\n' entries stock ours stock/ent ours/ent ratio
 	for k in $(grep '^@@BENCH-READ ' "$CACHE_DIR/logs/results-stock-bench.log" | awk '{ print $2 }'); do

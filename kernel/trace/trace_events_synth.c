@@ -1120,7 +1120,12 @@ void synth_event_emit_all(struct synth_event *event, const u64 *vals,
 	if (n_vals != event->n_fields)
 		return;
 
-	rcu_read_lock_sched_notrace();
+	/*
+	 * The caller's disabled preemption is the RCU-sched read section:
+	 * no lock of our own, which would count in the records' preemption
+	 * depth (upstream's trace() records show the trigger's).
+	 */
+	lockdep_assert_preemption_disabled();
 	if (!event->has_dynamic) {
 		list_for_each_entry_rcu(link, &event->files, list)
 			if (synth_file_wants_record(link->file))
@@ -1142,7 +1147,6 @@ void synth_event_emit_all(struct synth_event *event, const u64 *vals,
 			synth_record(event, link->file, vals, &tail);
 		}
 	}
-	rcu_read_unlock_sched_notrace();
 }
 
 /* ------------------------------------------------------------------ */

@@ -483,10 +483,11 @@ out:
 }
 
 static bool hist_fast_field_init(struct hist_field *f,
-				 struct hist_fast_field *ff)
+				 struct hist_fast_field *ff, bool is_val)
 {
 	ff->log2 = 0;
-	if (f->kind == HIST_KIND_HITCOUNT) {
+	/* a hitcount key ("keys=hitcount") is the constant 1: full path */
+	if (f->kind == HIST_KIND_HITCOUNT && is_val) {
 		ff->kind = f->kind;
 		ff->offset = 0;
 		return true;
@@ -536,7 +537,7 @@ void hist_fast_prepare(struct hist_data *hd)
 		return;
 	for (i = 0; i < hd->n_vals; i++)
 		if (hd->fields[i]->map_idx != i ||
-		    !hist_fast_field_init(hd->fields[i], &fp->vals[i]))
+		    !hist_fast_field_init(hd->fields[i], &fp->vals[i], true))
 			return;
 	/* numbers only: strings and stacks take a copy in the element */
 	for (i = hd->n_vals; i < hd->n_vals + hd->n_vars; i++)
@@ -547,7 +548,7 @@ void hist_fast_prepare(struct hist_data *hd)
 
 		if (f->key_offset != (i - first) * sizeof(u64) ||
 		    f->key_size != sizeof(u64) ||
-		    !hist_fast_field_init(f, &fp->keys[i - first]))
+		    !hist_fast_field_init(f, &fp->keys[i - first], false))
 			return;
 	}
 	fp->n_vals = hd->n_vals;

@@ -250,7 +250,8 @@ int synth_event_emit(struct synth_event *event, struct trace_event_file *file,
  * @vals: values as for synth_event_emit()
  * @n_vals: number of values
  *
- * Context: Any context; does not sleep or take locks.
+ * Context: Any context with preemption disabled (a trigger's); does not
+ * sleep or take locks.
  */
 void synth_event_emit_all(struct synth_event *event, const u64 *vals,
 			  unsigned int n_vals);
