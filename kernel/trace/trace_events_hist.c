@@ -377,6 +377,7 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 	for (i = 0; i < spec->n_sort; i++) {
 		struct hist_spec_sort *s = &spec->sort[i];
 		struct hist_field *f;
+		unsigned long agg;
 		const char *mod;
 
 		/* as upstream: nothing before the dot is empty too */
@@ -390,7 +391,13 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 				spec->sort_str);
 			return -EINVAL;
 		}
-		f = find_sort_field(hd, s->name, sort_agg(s, &mod));
+		agg = sort_agg(s, &mod);
+		f = find_sort_field(hd, s->name, agg);
+		if (!f && agg) {
+			/* no such aggregated value: a bad modifier, as upstream */
+			mod = s->mod;
+			f = find_sort_field(hd, s->name, 0);
+		}
 		if (!f) {
 			cmd_log(cmd, HIST_ERR_INVALID_SORT_FIELD, s->name);
 			return -EINVAL;

@@ -545,6 +545,14 @@ struct hist_fast_field {
 	u8				log2;
 };
 
+/*
+ * Histograms with more key parts or values than these take the full path:
+ * with them, &hist_data.map and the fast path share the first cache line
+ * of struct hist_data.
+ */
+#define HIST_FAST_KEYS_MAX	4
+#define HIST_FAST_VALS_MAX	8
+
 /**
  * struct hist_fast - what hist_fast_update() needs, in one cache line
  * @n_keys: key parts, each a u64 of the key in order
@@ -557,8 +565,8 @@ struct hist_fast {
 	u8				n_keys;
 	u8				n_vals;
 	u8				n_vars;
-	struct hist_fast_field		keys[TRACING_MAP_KEYS_MAX];
-	struct hist_fast_field		vals[TRACING_MAP_VALS_MAX];
+	struct hist_fast_field		keys[HIST_FAST_KEYS_MAX];
+	struct hist_fast_field		vals[HIST_FAST_VALS_MAX];
 };
 
 /**

@@ -788,12 +788,18 @@ static unsigned long value_agg(struct field_ctx *ctx, char *text, char **dot)
 	return flag;
 }
 
-/* Can value @f keep a minimum, maximum or average? Numbers only. */
+/*
+ * Can value @f keep a minimum, maximum or average? Numbers only: a
+ * reference to a string or stack variable (its var_flags) is none.
+ */
 static bool agg_allowed(const struct hist_field *f)
 {
-	return !(f->flags & (HIST_FIELD_FL_EXPR | HIST_FIELD_FL_STRING |
-			     HIST_FIELD_FL_STACKTRACE | HIST_FIELD_FL_HITCOUNT |
+	const unsigned long bad = HIST_FIELD_FL_STRING |
+				  HIST_FIELD_FL_STACKTRACE;
+
+	return !(f->flags & (bad | HIST_FIELD_FL_EXPR | HIST_FIELD_FL_HITCOUNT |
 			     HIST_FIELD_FL_PERCENT | HIST_FIELD_FL_GRAPH)) &&
+	       !(f->kind == HIST_KIND_VAR_REF && (f->var_flags & bad)) &&
 	       f->kind != HIST_KIND_STACK_FIELD && !hist_field_is_string(f);
 }
 
@@ -823,13 +829,31 @@ struct hist_field *hist_field_create(struct hist_data *hd,
 	};
 	unsigned long agg = 0;
 	struct hist_field *f;
-	char *name = text, *dot = NULL;
+	char *name = text, *dot = NULL, *copy = NULL;
 	size_t i, len = strlen(text);
 
 	err->n = 0;
 	if (role == HIST_ROLE_VAL)
 		agg = value_agg(&ctx, text, &dot);
+	if (agg) {
+		/* parsing cuts the text: keep it for a second try */
+		copy = kmemdup(text, len + 1, GFP_KERNEL);
+		if (!copy)
+			return ERR_PTR(-ENOMEM);
+		copy[dot - text] = '.';
+	}
 	f = parse_expr(&ctx, text);
+	if (IS_ERR(f) && agg) {
+		/*
+		 * Not a value with a suffix: report what upstream reports
+		 * for the whole text (e.g. "nosuch.max": the modifier).
+		 */
+		memcpy(text, copy, len + 1);
+		err->n = 0;
+		agg = 0;
+		f = parse_expr(&ctx, text);
+	}
+	kfree(copy);
 	if (IS_ERR(f))
 		return f;
 	if (agg && !agg_allowed(f)) {

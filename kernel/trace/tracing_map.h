@@ -45,7 +45,7 @@
 #define TRACING_MAP_FIELDS_MAX	(TRACING_MAP_KEYS_MAX + TRACING_MAP_VALS_MAX)
 #define TRACING_MAP_VARS_MAX		32	/* per-element variables */
 #define TRACING_MAP_SORT_KEYS_MAX	2	/* primary and secondary */
-#define TRACING_MAP_DATA_MAX		8192	/* user data area per element */
+#define TRACING_MAP_DATA_MAX		16384	/* user data area per element */
 
 /* Compare two field values: <0, 0 or >0, like memcmp(). */
 typedef int (*tracing_map_cmp_fn_t)(void *val_a, void *val_b);
