@@ -537,12 +537,14 @@ struct hist_action {
  * struct hist_fast_field - a field as the fast path reads it
  * @offset: byte offset in the record
  * @kind: HIST_KIND_HITCOUNT or a numeric record field kind
- * @log2: the .log2 modifier
+ * @log2: the .log2 modifier (keys)
+ * @agg: what the map field keeps, enum tracing_map_agg (values)
  */
 struct hist_fast_field {
 	u16				offset;
 	u8				kind;
-	u8				log2;
+	u8				log2:1;
+	u8				agg:3;
 };
 
 /*

@@ -486,6 +486,7 @@ static bool hist_fast_field_init(struct hist_field *f,
 				 struct hist_fast_field *ff, bool is_val)
 {
 	ff->log2 = 0;
+	ff->agg = TRACING_MAP_SUM;
 	/* a hitcount key ("keys=hitcount") is the constant 1: full path */
 	if (f->kind == HIST_KIND_HITCOUNT && is_val) {
 		ff->kind = f->kind;
@@ -493,12 +494,13 @@ static bool hist_fast_field_init(struct hist_field *f,
 		return true;
 	}
 	if (f->kind < HIST_KIND_S8 || f->kind > HIST_KIND_U64 ||
-	    (f->flags & (HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_AGG)) ||
-	    f->offset > U16_MAX)
+	    (f->flags & HIST_FIELD_FL_BUCKET) || f->offset > U16_MAX)
 		return false;
 	ff->kind = f->kind;
 	ff->offset = f->offset;
 	ff->log2 = !!(f->flags & HIST_FIELD_FL_LOG2);
+	if (is_val)
+		ff->agg = hist_field_map_agg(f);
 	return true;
 }
 
@@ -634,12 +636,13 @@ void hist_fast_update(struct hist_data *hd, struct trace_buffer *buffer,
 	if (likely(s.sums)) {
 		local64_inc(&s.sums[0]);
 		for (i = 1; i < fp->n_vals; i++)
-			local64_add(hist_fast_num(&fp->vals[i], rec), &s.sums[i]);
+			tracing_map_pend_update(&s.sums[i], fp->vals[i].agg,
+						hist_fast_num(&fp->vals[i], rec));
 		tracing_map_sums_put(&s);
 	} else {
 		tracing_map_update_sum(elt, 0, 1);
 		for (i = 1; i < fp->n_vals; i++)
-			tracing_map_update_sum(elt, i,
+			tracing_map_update_val(elt, i,
 					       hist_fast_num(&fp->vals[i], rec));
 	}
 	if (fp->n_vars)
