@@ -313,14 +313,20 @@ static noinline void synth_call_triggers(struct trace_event_file *file,
 		event_triggers_post_call(file, tt);
 }
 
+/*
+ * @extra: preemption levels the emitter added itself, taken out of the
+ * context word as trace_event_buffer_reserve() takes out the caller's.
+ */
 static noinline bool synth_record_scratch(struct synth_event *se,
 					  struct trace_event_file *file,
 					  const u64 *vals,
-					  const struct synth_tail *tail)
+					  const struct synth_tail *tail,
+					  unsigned int extra)
 {
 	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
 	struct synth_scratch *sc = this_cpu_ptr(&synth_scratch);
 	struct synth_trace_event *entry;
+	unsigned int ctx;
 	bool done = false;
 	long depth;
 
@@ -334,8 +340,11 @@ static noinline bool synth_record_scratch(struct synth_event *se,
 		 * the one trace_event_buffer_reserve() would record there.
 		 */
 		ring_buffer_nest_start(buffer);
+		ctx = tracing_gen_ctx_dec();
+		if (IS_ENABLED(CONFIG_PREEMPTION))
+			ctx -= extra;
 		tracing_generic_entry_update(&entry->ent, se->call.event.type,
-					     tracing_gen_ctx_dec());
+					     ctx);
 		synth_fill_record(se, entry, vals, tail);
 		synth_call_triggers(file, buffer, entry);
 		ring_buffer_nest_end(buffer);
@@ -394,7 +403,7 @@ static __always_inline void synth_record(struct synth_event *se,
 					 const struct synth_tail *tail)
 {
 	if (synth_triggers_only(file, se->fixed_size + tail->size) &&
-	    synth_record_scratch(se, file, vals, tail))
+	    synth_record_scratch(se, file, vals, tail, 0))
 		return;
 	synth_record_ring(se, file, vals, tail);
 }
@@ -1096,16 +1105,31 @@ int synth_event_field_index(struct synth_event *event, const char *name)
 int synth_event_emit(struct synth_event *event, struct trace_event_file *file,
 		     const u64 *vals, unsigned int n_vals)
 {
+	struct synth_tail tail;
+
 	if (synth_event_from_file(file) != event || n_vals != event->n_fields)
 		return -EINVAL;
 
-	guard(preempt_notrace)();
-	if (synth_file_wants_record(file)) {
-		struct synth_tail tail;
-
-		synth_measure(event, vals, &tail);
-		synth_record(event, file, vals, &tail);
+	/*
+	 * The record shows the caller's preemption depth, as upstream's
+	 * synth_event_trace*(): the ring buffer path nests (which disables
+	 * preemption) before it reserves, so it runs after this section;
+	 * the scratch path runs in it and takes its level out of the
+	 * context word.
+	 */
+	preempt_disable_notrace();
+	if (!synth_file_wants_record(file)) {
+		preempt_enable_notrace();
+		return 0;
 	}
+	synth_measure(event, vals, &tail);
+	if (synth_triggers_only(file, event->fixed_size + tail.size) &&
+	    synth_record_scratch(event, file, vals, &tail, 1)) {
+		preempt_enable_notrace();
+		return 0;
+	}
+	preempt_enable_notrace();
+	synth_record_ring(event, file, vals, &tail);
 	return 0;
 }
 
