@@ -362,13 +362,48 @@ static void tmk_test_full_map(struct kunit *test)
 #define TMK_CONC_KEYS	512
 #define TMK_CONC_ROUNDS	16
 
+/*
+ * Start @n kthreads running @fn on @data, @data + @size, ..., bound to
+ * the online CPUs in turn, and release them together through @start.
+ * False, with the test failed, if one cannot be created.
+ */
+static bool tmk_start_threads(struct kunit *test, unsigned int n,
+			      int (*fn)(void *), void *data, size_t size,
+			      struct completion *start)
+{
+	unsigned int i, j, cpu = cpumask_first(cpu_online_mask);
+	struct task_struct **tasks;
+
+	tasks = kunit_kcalloc(test, n, sizeof(*tasks), GFP_KERNEL);
+	if (!tasks) {
+		KUNIT_FAIL(test, "no memory for %u threads", n);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		tasks[i] = kthread_create(fn, data + i * size, "tmk/%u", i);
+		if (IS_ERR(tasks[i])) {
+			/* Never woken, so they exit without running. */
+			for (j = 0; j < i; j++)
+				kthread_stop(tasks[j]);
+			KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(tasks[i]));
+			return false;
+		}
+		kthread_bind(tasks[i], cpu);
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+	}
+	for (i = 0; i < n; i++)
+		wake_up_process(tasks[i]);
+	complete_all(start);
+	return true;
+}
+
 struct tmk_worker {
 	struct tracing_map	*map;
 	struct completion	*start;
 	struct completion	done;
-	struct task_struct	*task;
 	unsigned int		id;
-	unsigned int		cpu;
 	unsigned int		failures;
 };
 
@@ -407,7 +442,7 @@ static void tmk_test_concurrent(struct kunit *test)
 	struct completion start;
 	struct tmk_worker *w;
 	struct tracing_map *map;
-	unsigned int i, j, bits, cpu;
+	unsigned int i, bits;
 	int n;
 
 	/* Each thread takes at most one element per key: never full. */
@@ -420,29 +455,15 @@ static void tmk_test_concurrent(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	init_completion(&start);
 
-	cpu = cpumask_first(cpu_online_mask);
 	for (i = 0; i < n_threads; i++) {
 		w[i].map = map;
 		w[i].start = &start;
 		w[i].id = i;
-		w[i].cpu = cpu;
 		init_completion(&w[i].done);
-		w[i].task = kthread_create(tmk_worker_fn, &w[i], "tmk/%u", i);
-		if (IS_ERR(w[i].task)) {
-			/* Never woken, so they exit without running. */
-			for (j = 0; j < i; j++)
-				kthread_stop(w[j].task);
-			KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(w[i].task));
-			return;
-		}
-		kthread_bind(w[i].task, cpu);
-		cpu = cpumask_next(cpu, cpu_online_mask);
-		if (cpu >= nr_cpu_ids)
-			cpu = cpumask_first(cpu_online_mask);
 	}
-	for (i = 0; i < n_threads; i++)
-		wake_up_process(w[i].task);
-	complete_all(&start);
+	if (!tmk_start_threads(test, n_threads, tmk_worker_fn, w, sizeof(*w),
+			       &start))
+		return;
 	for (i = 0; i < n_threads; i++) {
 		wait_for_completion(&w[i].done);
 		KUNIT_EXPECT_EQ(test, w[i].failures, 0);
@@ -1139,7 +1160,6 @@ struct tmk_pend_worker {
 	struct tracing_map_elt	*elt[2];
 	struct completion	*start;
 	struct completion	done;
-	struct task_struct	*task;
 	unsigned long		adds[2];	/* completed adds to elt[i] */
 };
 
@@ -1180,7 +1200,7 @@ static void tmk_test_pending_concurrent(struct kunit *test)
 	struct tracing_map_elt *a, *b;
 	struct completion start;
 	struct tracing_map *map;
-	unsigned int i, j, cpu, reads = 0, over = 0;
+	unsigned int i, reads = 0, over = 0;
 	unsigned long done, excess = 0;
 	u64 sum;
 	bool running;
@@ -1194,27 +1214,15 @@ static void tmk_test_pending_concurrent(struct kunit *test)
 	w = kunit_kcalloc(test, n_threads, sizeof(*w), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	init_completion(&start);
-	cpu = cpumask_first(cpu_online_mask);
 	for (i = 0; i < n_threads; i++) {
 		w[i].elt[0] = a;
 		w[i].elt[1] = b;
 		w[i].start = &start;
 		init_completion(&w[i].done);
-		w[i].task = kthread_create(tmk_pend_worker_fn, &w[i], "tmk/p%u", i);
-		if (IS_ERR(w[i].task)) {
-			for (j = 0; j < i; j++)
-				kthread_stop(w[j].task);
-			KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(w[i].task));
-			return;
-		}
-		kthread_bind(w[i].task, cpu);
-		cpu = cpumask_next(cpu, cpu_online_mask);
-		if (cpu >= nr_cpu_ids)
-			cpu = cpumask_first(cpu_online_mask);
 	}
-	for (i = 0; i < n_threads; i++)
-		wake_up_process(w[i].task);
-	complete_all(&start);
+	if (!tmk_start_threads(test, n_threads, tmk_pend_worker_fn, w,
+			       sizeof(*w), &start))
+		return;
 
 	do {
 		running = false;
