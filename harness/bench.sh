@@ -84,7 +84,7 @@ table=$outdir/bench-$(date -u +%Y%m%d-%H%M%S).txt
 		}'
 	done
 	echo
-	echo "beyond upstream (ours only): .min/.max/.avg values, and their cost over"
+	echo "beyond upstream (ours only): .min/.max/.avg/.quantiles values, and their cost over"
 	echo "key+value (the same trigger summing offset: vals=offset)"
 	printf '%-18s %10s %10s %10s\n' mode ours ours-hist "over k+v"
 	for mode in $(grep '^@@BENCH x-' "$CACHE_DIR/logs/results-ours-bench.log" | awk '{ print $2 }'); do

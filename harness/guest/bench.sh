@@ -163,8 +163,9 @@ run pipeline-2048 1 "synth:bench_lat u64 lat" "hist:keys=common_pid:ts0=common_t
 	"lat:hist:keys=lat.log2"
 
 # Beyond upstream (ours only; "x-" modes): the offset of 64 lseeks kept
-# as minimum, maximum and average instead of (or with) the sum that
-# key+value keeps; harness/bench.sh shows what they cost over key+value.
+# as minimum, maximum and average (the whence as quantiles) instead of
+# (or with) the sum that key+value keeps; harness/bench.sh shows what
+# they cost over key+value.
 run_ours() {
 	[ "$VARIANT" = ours ] && run "$@"
 	return 0
@@ -172,6 +173,8 @@ run_ours() {
 run_ours x-min-max 64 "hist:keys=fd:vals=offset.min,offset.max $M"
 run_ours x-avg 64 "hist:keys=fd:vals=offset.avg $M"
 run_ours x-min-max-avg 64 "hist:keys=fd:vals=offset,offset.min,offset.max,offset.avg $M"
+# quantiles take unsigned values: whence (offset is an off_t)
+run_ours x-quantiles 64 "hist:keys=fd:vals=whence.quantiles $M"
 
 # A string key: the task's comm, fetched by a kprobe on __x64_sys_lseek
 # ($comm, a dynamic string; fd is pt_regs->di, 112 bytes in), compared

@@ -191,8 +191,9 @@ static int add_field(struct hist_cmd *cmd, struct hist_data *hd, char *text,
 static int create_vals(struct hist_cmd *cmd, struct hist_data *hd)
 {
 	struct hist_spec *spec = &hd->spec;
+	unsigned int i, n_quants = 0;
 	struct hist_field *f;
-	unsigned int i;
+	char *whole;
 	int ret;
 
 	f = hist_field_hitcount();
@@ -207,7 +208,22 @@ static int create_vals(struct hist_cmd *cmd, struct hist_data *hd)
 			cmd_log(cmd, HIST_ERR_TOO_MANY_VALS, spec->vals[i].str);
 			return -EINVAL;
 		}
+		/* parsing cuts the text up: keep it whole for the caret */
+		whole = NULL;
+		if (strstr(spec->vals[i].str, ".quantiles")) {
+			whole = kstrdup(spec->vals[i].str, GFP_KERNEL);
+			if (!whole)
+				return -ENOMEM;
+		}
 		ret = add_field(cmd, hd, spec->vals[i].str, HIST_ROLE_VAL, &f);
+		/* their buckets are big: bound entries x quantile values */
+		if (!ret && (f->flags & HIST_FIELD_FL_QUANT) &&
+		    (u64)(++n_quants) << (spec->map_bits ?: TRACING_MAP_BITS_DEFAULT) >
+		    TRACING_MAP_QUANT_ELTS_MAX) {
+			cmd_log(cmd, HIST_ERR_QUANT_TOO_LARGE, whole);
+			ret = -EINVAL;
+		}
+		kfree(whole);
 		if (ret)
 			return ret;
 	}
@@ -463,9 +479,12 @@ static int create_map(struct hist_data *hd)
 
 	/* hitcount (value 0) counts what an average divides by */
 	for (i = 0; i < hd->n_vals; i++) {
-		idx = tracing_map_add_agg_field(hd->map,
-						hist_field_map_agg(hd->fields[i]),
-						0);
+		if (hd->fields[i]->flags & HIST_FIELD_FL_QUANT)
+			idx = tracing_map_add_quant_field(hd->map);
+		else
+			idx = tracing_map_add_agg_field(hd->map,
+							hist_field_map_agg(hd->fields[i]),
+							0);
 		if (idx < 0)
 			return idx;
 		hd->fields[i]->map_idx = idx;

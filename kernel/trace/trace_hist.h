@@ -123,6 +123,7 @@ enum hist_err {
 	HIST_ERR_TOO_MANY_FIELDS,
 	HIST_ERR_UNARY_MINUS_PARENS,
 	HIST_ERR_MISSING_OPERAND,
+	HIST_ERR_QUANT_TOO_LARGE,
 	HIST_ERR_MAX
 };
 
@@ -254,8 +255,10 @@ void hist_spec_free(struct hist_spec *spec);
 #define HIST_FIELD_FL_MIN		BIT(22)
 #define HIST_FIELD_FL_MAX		BIT(23)
 #define HIST_FIELD_FL_AVG		BIT(24)
+/* ours: ".quantiles", a maximum and buckets (tracing_map_add_quant_field()) */
+#define HIST_FIELD_FL_QUANT		BIT(25)
 #define HIST_FIELD_FL_AGG	(HIST_FIELD_FL_MIN | HIST_FIELD_FL_MAX | \
-				 HIST_FIELD_FL_AVG)
+				 HIST_FIELD_FL_AVG | HIST_FIELD_FL_QUANT)
 
 /* Modifiers that only change how a value is printed. */
 #define HIST_FIELD_FL_DISPLAY	(HIST_FIELD_FL_HEX | HIST_FIELD_FL_SYM | \

@@ -713,13 +713,14 @@ static const struct {
 	{ HIST_FIELD_FL_MIN, "min" },
 	{ HIST_FIELD_FL_MAX, "max" },
 	{ HIST_FIELD_FL_AVG, "avg" },
+	{ HIST_FIELD_FL_QUANT, "quantiles" },
 };
 
 /**
  * hist_agg_flag - the flag of an aggregation suffix
- * @name: "min", "max" or "avg", without the dot
+ * @name: "min", "max", "avg" or "quantiles", without the dot
  *
- * Return: HIST_FIELD_FL_MIN, _MAX or _AVG, or 0 for anything else.
+ * Return: HIST_FIELD_FL_MIN, _MAX, _AVG or _QUANT, or 0 for anything else.
  */
 unsigned long hist_agg_flag(const char *name)
 {
@@ -735,7 +736,7 @@ unsigned long hist_agg_flag(const char *name)
  * hist_field_agg_name - the suffix of a value's aggregation
  * @flags: the value's flags
  *
- * Return: "min", "max" or "avg", or NULL for a plain sum.
+ * Return: "min", "max", "avg" or "quantiles", or NULL for a plain sum.
  */
 const char *hist_field_agg_name(unsigned long flags)
 {
@@ -759,14 +760,17 @@ enum tracing_map_agg hist_field_map_agg(const struct hist_field *f)
 		return f->is_signed ? TRACING_MAP_SMIN : TRACING_MAP_MIN;
 	if (f->flags & HIST_FIELD_FL_MAX)
 		return f->is_signed ? TRACING_MAP_SMAX : TRACING_MAP_MAX;
+	/* unsigned only: the buckets count u64 values */
+	if (f->flags & HIST_FIELD_FL_QUANT)
+		return TRACING_MAP_MAX;
 	if (f->flags & HIST_FIELD_FL_AVG)
 		return f->is_signed ? TRACING_MAP_SAVG : TRACING_MAP_AVG;
 	return TRACING_MAP_SUM;
 }
 
 /*
- * A value ending in ".min", ".max" or ".avg" keeps that instead of the
- * sum (ours, not upstream's): cut the suffix off and return its flag.
+ * A value ending in ".min", ".max", ".avg" or ".quantiles" keeps that
+ * instead of the sum (ours, not upstream's): cut the suffix off and return its flag.
  * "system.event.max" stays this event's field "max", if it has one, as
  * upstream reads it.
  */
@@ -789,14 +793,17 @@ static unsigned long value_agg(struct field_ctx *ctx, char *text, char **dot)
 }
 
 /*
- * Can value @f keep a minimum, maximum or average? Numbers only: a
+ * Can value @f keep a minimum, maximum or average (@agg)? Numbers only: a
  * reference to a string or stack variable (its var_flags) is none.
+ * Quantiles count unsigned values only.
  */
-static bool agg_allowed(const struct hist_field *f)
+static bool agg_allowed(const struct hist_field *f, unsigned long agg)
 {
 	const unsigned long bad = HIST_FIELD_FL_STRING |
 				  HIST_FIELD_FL_STACKTRACE;
 
+	if ((agg & HIST_FIELD_FL_QUANT) && f->is_signed)
+		return false;
 	return !(f->flags & (bad | HIST_FIELD_FL_EXPR | HIST_FIELD_FL_HITCOUNT |
 			     HIST_FIELD_FL_PERCENT | HIST_FIELD_FL_GRAPH)) &&
 	       !(f->kind == HIST_KIND_VAR_REF && (f->var_flags & bad)) &&
@@ -856,7 +863,7 @@ struct hist_field *hist_field_create(struct hist_data *hd,
 	kfree(copy);
 	if (IS_ERR(f))
 		return f;
-	if (agg && !agg_allowed(f)) {
+	if (agg && !agg_allowed(f, agg)) {
 		hist_field_destroy(f);
 		*dot = '.';
 		return fail(&ctx, HIST_ERR_BAD_FIELD_MODIFIER, dot + 1);

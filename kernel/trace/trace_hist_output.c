@@ -199,6 +199,33 @@ static void print_bar(struct seq_file *m, u64 val, u64 max)
 	seq_printf(m, "%-*s", HIST_GRAPH_WIDTH, bar);
 }
 
+/* The quantiles "lat.quantiles" prints, in thousandths, then the maximum. */
+static const struct {
+	unsigned int	permille;
+	const char	*name;
+} hist_quantiles[] = {
+	{ 500, "p50" }, { 900, "p90" }, { 990, "p99" }, { 999, "p99.9" },
+};
+
+/* "  lat.p50: N  lat.p90: N  lat.p99: N  lat.p99.9: N  lat.max: N" */
+static void print_quantiles(struct seq_file *m, struct hist_data *hd,
+			    struct tracing_map_elt *elt, struct hist_field *f,
+			    u64 max)
+{
+	unsigned int permille[ARRAY_SIZE(hist_quantiles)], i;
+	u64 q[ARRAY_SIZE(hist_quantiles)];
+	const char *name = hist_field_plain_name(f);
+	const char *fmt = f->flags & HIST_FIELD_FL_HEX ? "  %s.%s: %10llx" :
+				"  %s.%s: %10llu";
+
+	for (i = 0; i < ARRAY_SIZE(hist_quantiles); i++)
+		permille[i] = hist_quantiles[i].permille;
+	tracing_map_read_quantiles(elt, f->map_idx, permille, ARRAY_SIZE(q), q);
+	for (i = 0; i < ARRAY_SIZE(q); i++)
+		seq_printf(m, fmt, name, hist_quantiles[i].name, q[i]);
+	seq_printf(m, fmt, name, "max", max);
+}
+
 /*
  * A value's minimum, maximum or average (ours): "  lat.max: N", signed
  * if the value is, in hex with .hex.  A minimum or maximum that saw no
@@ -210,6 +237,10 @@ static void print_agg(struct seq_file *m, struct hist_data *hd,
 	enum tracing_map_agg agg = hist_field_map_agg(f);
 	u64 n;
 
+	if (f->flags & HIST_FIELD_FL_QUANT) {
+		print_quantiles(m, hd, elt, f, v);
+		return;
+	}
 	if (agg >= TRACING_MAP_AVG) {
 		n = hist_elt_hitcount(hd, elt);
 		if (!n)
@@ -459,6 +490,15 @@ static void debug_field(struct seq_file *m, struct hist_data *hd,
 	if (f->flags & HIST_FIELD_FL_AGG)
 		seq_printf(m, "      aggregation: %s\n",
 			   hist_field_agg_name(f->flags));
+	if (f->flags & HIST_FIELD_FL_QUANT) {
+		seq_printf(m, "      quantile buckets: %lu x u32 (%zu bytes per entry)\n",
+			   TRACING_MAP_QUANT_BUCKETS, (size_t)TRACING_MAP_QUANT_SIZE);
+		seq_printf(m, "      quantile layout: 0-%lu one value each, then %lu per power of 2 up to 2^%u, one for larger values\n",
+			   2 * TRACING_MAP_QUANT_SUB - 1, TRACING_MAP_QUANT_SUB,
+			   TRACING_MAP_QUANT_RANGE_BITS);
+		seq_printf(m, "      quantile error: < 1/%lu of the value (bucket middle)\n",
+			   2 * TRACING_MAP_QUANT_SUB);
+	}
 }
 
 /**

@@ -99,6 +99,8 @@ const char *const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_TOO_MANY_FIELDS]	= "Too many fields",
 	[HIST_ERR_UNARY_MINUS_PARENS]	= "Unary minus needs parentheses: -(expr)",
 	[HIST_ERR_MISSING_OPERAND]	= "Missing operand",
+	[HIST_ERR_QUANT_TOO_LARGE]	=
+		"Too many entries for quantiles (size x quantile values > 8192)",
 };
 
 static int spec_fail(struct hist_spec *spec, enum hist_err err,

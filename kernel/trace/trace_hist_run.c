@@ -466,6 +466,8 @@ void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 						val);
 		else
 			tracing_map_update_val(run.elt, f->map_idx, val);
+		if (unlikely(f->flags & HIST_FIELD_FL_QUANT))
+			tracing_map_quant_add(run.elt, f->map_idx, val);
 	}
 	if (likely(s.sums))
 		tracing_map_sums_put(&s);
@@ -493,8 +495,10 @@ static bool hist_fast_field_init(struct hist_field *f,
 		ff->offset = 0;
 		return true;
 	}
+	/* quantiles count in buckets too: full path */
 	if (f->kind < HIST_KIND_S8 || f->kind > HIST_KIND_U64 ||
-	    (f->flags & HIST_FIELD_FL_BUCKET) || f->offset > U16_MAX)
+	    (f->flags & (HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_QUANT)) ||
+	    f->offset > U16_MAX)
 		return false;
 	ff->kind = f->kind;
 	ff->offset = f->offset;
@@ -511,7 +515,7 @@ static bool hist_fast_field_init(struct hist_field *f,
  * Compiles every expression of the histogram (hist_expr_compile()).
  * Then sets @hd->fast_path if every key part is a numeric record field
  * (with .log2 at most), laid out as consecutive u64 words, every value
- * the hitcount or a numeric record field in map sum order, every
+ * the hitcount or a numeric record field (no quantiles) in map sum order, every
  * variable numeric, and there is nothing else to do per event: no
  * references, field variables, actions or stacks.
  */

@@ -24,7 +24,10 @@
  * Only what the user asked for takes room: one counter per sum field, one
  * word per variable, the key rounded up to 8 bytes, a flag per variable
  * and the user's data area (tracing_map_set_data_size(), e.g. the comm
- * of an .execname key); nothing is allocated per element.
+ * of an .execname key); nothing is allocated per element.  A quantile
+ * field adds its buckets after the data area (see tracing_map.h): 1,729
+ * 32-bit counts, zeroed by init and by clear, never by an insert, and
+ * incremented with a saturating atomic add on the element itself.
  *
  * A slot word is (32-bit hash of the key << 32) | (pool index + 1); 0
  * means empty.  Between two clears a slot changes once, from 0 to its
@@ -640,6 +643,93 @@ void tracing_map_update_val(struct tracing_map_elt *elt, unsigned int i,
 		;
 }
 
+static atomic_t *tracing_map_quant_buckets(struct tracing_map_elt *elt,
+					   unsigned int i)
+{
+	struct tracing_map *map = elt->map;
+
+	return (void *)elt + map->quant_off +
+	       (map->fields[i].quant - 1) * TRACING_MAP_QUANT_SIZE;
+}
+
+/**
+ * tracing_map_quant_add() - Count @val in the buckets of quantile field @i.
+ * @elt: The element.
+ * @i: Field index from tracing_map_add_quant_field().
+ * @val: The value.
+ *
+ * Only the buckets: the field's maximum is updated as any value field's.
+ * A bucket that reached U32_MAX stays there.  The increment is a
+ * compare-and-exchange that fails only when another update changed the
+ * same bucket, so each retry follows someone else's success.
+ *
+ * Context: Any context, NMI-safe.
+ */
+void tracing_map_quant_add(struct tracing_map_elt *elt, unsigned int i,
+			   u64 val)
+{
+	atomic_add_unless(tracing_map_quant_buckets(elt, i) +
+			  tracing_map_quant_bucket(val), 1, -1);
+}
+
+/* The nearest rank of @permille thousandths of @total values, from 1. */
+static u64 tracing_map_quant_rank(u64 total, unsigned int permille)
+{
+	return max_t(u64, 1, DIV_ROUND_UP_ULL(total * permille, 1000));
+}
+
+/**
+ * tracing_map_read_quantiles() - Read quantiles of a quantile field.
+ * @elt: The element.
+ * @i: Field index from tracing_map_add_quant_field().
+ * @permille: The quantiles wanted, in thousandths (500 is the median,
+ *	999 the 99.9th percentile), ascending, each 1 to 1000.
+ * @n: Number of entries in @permille and @out.
+ * @out: Receives the quantiles: the smallest value of the counted ones
+ *	with at least @permille[j] / 1000 of them at or below it (the
+ *	"nearest rank"), as the middle of its bucket but at most the
+ *	field's maximum; a quantile among the values of 2^32 and more
+ *	reads as the maximum.  All 0 if nothing was counted.
+ *
+ * The buckets are read twice, for the count and for the ranks; counts
+ * only grow between two clears, so the second pass reaches every rank
+ * the first one asks for even while updates go on.
+ *
+ * Context: Any context.
+ * Return: The number of values counted.
+ */
+u64 tracing_map_read_quantiles(struct tracing_map_elt *elt, unsigned int i,
+			       const unsigned int *permille, unsigned int n,
+			       u64 *out)
+{
+	atomic_t *b = tracing_map_quant_buckets(elt, i);
+	u64 max = tracing_map_read_sum(elt, i), total = 0, cum = 0, low, val;
+	unsigned int k, j = 0;
+
+	for (k = 0; k < TRACING_MAP_QUANT_BUCKETS; k++)
+		total += (u32)atomic_read(&b[k]);
+	for (k = 0; k < TRACING_MAP_QUANT_BUCKETS && j < n && total; k++) {
+		cum += (u32)atomic_read(&b[k]);
+		if (cum < tracing_map_quant_rank(total, permille[j]))
+			continue;
+		if (k == TRACING_MAP_QUANT_OVERFLOW) {
+			val = max;
+		} else {
+			low = tracing_map_quant_low(k);
+			val = low + (tracing_map_quant_low(k + 1) - low - 1) / 2;
+			val = min(val, max);
+		}
+		/* this bucket may hold the next ranks too */
+		do
+			out[j++] = val;
+		while (j < n && cum >= tracing_map_quant_rank(total,
+							      permille[j]));
+	}
+	for (; j < n; j++)
+		out[j] = total ? max : 0;
+	return total;
+}
+
 static u64 tracing_map_sum_pcpu(struct tracing_map *map, bool drops)
 {
 	struct tracing_map_pcpu *pc;
@@ -987,6 +1077,9 @@ void tracing_map_clear(struct tracing_map *map)
 	for (i = 0; i < used; i++) {
 		elt = tracing_map_idx_elt(map, i);
 		tracing_map_elt_reset(map, elt);
+		/* zero from init on, so only here: inserts never clear them */
+		memset((void *)elt + map->quant_off, 0,
+		       map->n_quants * TRACING_MAP_QUANT_SIZE);
 		if (map->ops && map->ops->elt_clear)
 			map->ops->elt_clear(elt);
 	}
@@ -1082,7 +1175,9 @@ int tracing_map_init(struct tracing_map *map)
 	map->set_off = off;
 	off = ALIGN(off + map->n_vars, sizeof(u64));
 	map->data_off = off;
-	map->elt_size = ALIGN(off + map->data_size, sizeof(u64));
+	map->quant_off = ALIGN(off + map->data_size, sizeof(u64));
+	map->elt_size = map->quant_off +
+			map->n_quants * TRACING_MAP_QUANT_SIZE;
 
 	map->slots = tracing_map_alloc((size_t)map->n_slots * sizeof(u64));
 	map->elts = tracing_map_alloc((size_t)map->max_elts * map->elt_size);
@@ -1158,6 +1253,35 @@ int tracing_map_add_agg_field(struct tracing_map *map, enum tracing_map_agg agg,
 	field->count_idx = count_idx;
 	map->n_counters = map->n_fields + 1;
 	return map->n_fields++;
+}
+
+/**
+ * tracing_map_add_quant_field() - Add a quantile field to every element.
+ * @map: A map that is not initialized yet.
+ *
+ * The field keeps the largest value, as a %TRACING_MAP_MAX one (update
+ * it as any value field, read it with tracing_map_read_sum(), sort by
+ * it), and counts the values in buckets for tracing_map_quant_add() and
+ * tracing_map_read_quantiles(): %TRACING_MAP_QUANT_SIZE more bytes in
+ * every element.
+ *
+ * Context: Process context.
+ * Return: The field index, -E2BIG if the map's elements times its
+ * quantile fields would exceed %TRACING_MAP_QUANT_ELTS_MAX, or -EINVAL
+ * as tracing_map_add_agg_field().
+ */
+int tracing_map_add_quant_field(struct tracing_map *map)
+{
+	int idx;
+
+	if ((map->n_quants + 1) * (u64)map->max_elts >
+	    TRACING_MAP_QUANT_ELTS_MAX)
+		return -E2BIG;
+	idx = tracing_map_add_agg_field(map, TRACING_MAP_MAX, 0);
+	if (idx < 0)
+		return idx;
+	map->fields[idx].quant = ++map->n_quants;
+	return idx;
 }
 
 /**

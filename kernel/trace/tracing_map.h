@@ -125,6 +125,7 @@ enum tracing_map_agg {
  * @is_key: true for a key field, false for a value field
  * @agg: for a value field, what it keeps (enum tracing_map_agg)
  * @count_idx: for an average, the field index of the count
+ * @quant: for a quantile field, 1 + the index of its buckets, else 0
  */
 struct tracing_map_field_desc {
 	tracing_map_cmp_fn_t		cmp_fn;
@@ -132,7 +133,68 @@ struct tracing_map_field_desc {
 	bool				is_key;
 	u8				agg;
 	u8				count_idx;
+	u8				quant;
 };
+
+/*
+ * Quantile fields (tracing_map_add_quant_field()) count their values in
+ * log-linear buckets: 0 to 127 one value each, then 64 buckets per power
+ * of two, those of [2^k, 2^(k+1)) 2^(k-6) wide, up to 2^32; one last
+ * bucket counts every larger value.  A bucket is at most 1/64 of its
+ * lower bound wide, so its middle is within 1/128 (0.78 %) of any value
+ * in it.  A bucket is a saturating 32-bit count; an element has
+ * %TRACING_MAP_QUANT_SIZE bytes of them per quantile field, and a map at
+ * most %TRACING_MAP_QUANT_ELTS_MAX elements times quantile fields.
+ */
+#define TRACING_MAP_QUANT_SUB_BITS	6
+#define TRACING_MAP_QUANT_SUB		BIT(TRACING_MAP_QUANT_SUB_BITS)
+#define TRACING_MAP_QUANT_RANGE_BITS	32
+#define TRACING_MAP_QUANT_BUCKETS					\
+	((TRACING_MAP_QUANT_RANGE_BITS - TRACING_MAP_QUANT_SUB_BITS + 1) * \
+	 TRACING_MAP_QUANT_SUB + 1)
+#define TRACING_MAP_QUANT_OVERFLOW	(TRACING_MAP_QUANT_BUCKETS - 1)
+#define TRACING_MAP_QUANT_SIZE						\
+	ALIGN(TRACING_MAP_QUANT_BUCKETS * sizeof(u32), sizeof(u64))
+#define TRACING_MAP_QUANT_ELTS_MAX	8192
+
+/**
+ * tracing_map_quant_bucket() - The bucket a quantile field counts @val in.
+ * @val: The value.
+ *
+ * Return: 0 to %TRACING_MAP_QUANT_OVERFLOW, which counts @val >= 2^32.
+ */
+static __always_inline unsigned int tracing_map_quant_bucket(u64 val)
+{
+	unsigned int e;
+
+	if (val < 2 * TRACING_MAP_QUANT_SUB)
+		return val;
+	if (val >> TRACING_MAP_QUANT_RANGE_BITS)
+		return TRACING_MAP_QUANT_OVERFLOW;
+	/* the top bit, 7 to 31, then the next 6 bits */
+	e = fls64(val) - 1;
+	return ((e - TRACING_MAP_QUANT_SUB_BITS + 1) <<
+		TRACING_MAP_QUANT_SUB_BITS) +
+	       (u32)(val >> (e - TRACING_MAP_QUANT_SUB_BITS)) -
+	       TRACING_MAP_QUANT_SUB;
+}
+
+/**
+ * tracing_map_quant_low() - The smallest value of a bucket.
+ * @b: The bucket, below %TRACING_MAP_QUANT_OVERFLOW.
+ *
+ * Return: The lower bound; the bucket holds the values from it to
+ * tracing_map_quant_low(@b + 1) - 1 (2^32 - 1 for the last one).
+ */
+static inline u64 tracing_map_quant_low(unsigned int b)
+{
+	unsigned int g = b >> TRACING_MAP_QUANT_SUB_BITS;
+
+	if (g <= 1)
+		return b;
+	return (u64)(TRACING_MAP_QUANT_SUB + (b & (TRACING_MAP_QUANT_SUB - 1)))
+		<< (g - 1);
+}
 
 /*
  * Per-CPU event counters.  Where this_cpu_inc() on a u64 is a single
@@ -217,6 +279,8 @@ struct tracing_map_pcpu {
  * @key_off: offset of the key copy inside an element
  * @set_off: offset of the variables' flags inside an element
  * @data_off: offset of the user's data area inside an element
+ * @n_quants: number of quantile fields
+ * @quant_off: offset of the quantile fields' buckets inside an element
  * @slots: hash slot table, see tracing_map.c
  * @elts: the elements, @elt_size bytes apart
  * @elt_size: stride of @elts
@@ -244,6 +308,8 @@ struct tracing_map {
 	unsigned int			key_off;
 	unsigned int			set_off;
 	unsigned int			data_off;
+	unsigned int			n_quants;
+	unsigned int			quant_off;
 
 	u64				*slots;
 	void				*elts;
@@ -282,6 +348,7 @@ int tracing_map_init(struct tracing_map *map);
 int tracing_map_add_sum_field(struct tracing_map *map);
 int tracing_map_add_agg_field(struct tracing_map *map, enum tracing_map_agg agg,
 			      unsigned int count_idx);
+int tracing_map_add_quant_field(struct tracing_map *map);
 int tracing_map_add_var(struct tracing_map *map);
 int tracing_map_add_key_field(struct tracing_map *map, unsigned int offset,
 			      tracing_map_cmp_fn_t cmp_fn);
@@ -601,6 +668,12 @@ void tracing_map_update_val(struct tracing_map_elt *elt, unsigned int i,
 			    u64 val);
 
 u64 tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i);
+
+void tracing_map_quant_add(struct tracing_map_elt *elt, unsigned int i,
+			   u64 val);
+u64 tracing_map_read_quantiles(struct tracing_map_elt *elt, unsigned int i,
+			       const unsigned int *permille, unsigned int n,
+			       u64 *out);
 
 /**
  * tracing_map_elt_key() - The key an element was inserted with.

@@ -1153,6 +1153,176 @@ static void tmk_test_aggs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (s64)tracing_map_read_sum(elt, TMK_A_SMAX), 4);
 }
 
+/*
+ * The bucket layout of quantile fields: 0 to 127 exact, then buckets that
+ * tile [128, 2^32) without gaps, each at most 1/64 of its lower bound
+ * wide, so that the middle of any value's bucket is within 1/128 of it;
+ * 2^32 and more in the overflow bucket.
+ */
+static void tmk_test_quant_buckets(struct kunit *test)
+{
+	u64 v, low, next, mid, seed = 0x2545f4914f6cdd1dULL;
+	unsigned int b, i;
+
+	KUNIT_EXPECT_EQ(test, TRACING_MAP_QUANT_BUCKETS, 1729);
+	KUNIT_EXPECT_EQ(test, TRACING_MAP_QUANT_SIZE, 6920);
+	for (v = 0; v < 128; v++) {
+		KUNIT_EXPECT_EQ(test, tracing_map_quant_bucket(v), v);
+		KUNIT_EXPECT_EQ(test, tracing_map_quant_low(v), v);
+	}
+	for (b = 0; b < TRACING_MAP_QUANT_OVERFLOW; b++) {
+		low = tracing_map_quant_low(b);
+		next = tracing_map_quant_low(b + 1);
+		KUNIT_ASSERT_LT(test, low, next);
+		KUNIT_EXPECT_EQ(test, tracing_map_quant_bucket(low), b);
+		KUNIT_EXPECT_EQ(test, tracing_map_quant_bucket(next - 1), b);
+		if (b >= 128)
+			KUNIT_EXPECT_LE(test, (next - low) * 64, low);
+	}
+	KUNIT_EXPECT_EQ(test, tracing_map_quant_low(TRACING_MAP_QUANT_OVERFLOW),
+			BIT_ULL(32));
+	KUNIT_EXPECT_EQ(test, tracing_map_quant_bucket(BIT_ULL(32) - 1),
+			TRACING_MAP_QUANT_OVERFLOW - 1);
+	KUNIT_EXPECT_EQ(test, tracing_map_quant_bucket(BIT_ULL(32)),
+			TRACING_MAP_QUANT_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, tracing_map_quant_bucket(U64_MAX),
+			TRACING_MAP_QUANT_OVERFLOW);
+
+	/* any value: inside its bucket, the middle within 1/128 of it */
+	for (i = 0; i < 100000; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		v = seed >> (32 + (i % 32));
+		b = tracing_map_quant_bucket(v);
+		low = tracing_map_quant_low(b);
+		next = tracing_map_quant_low(b + 1);
+		KUNIT_ASSERT_LE(test, low, v);
+		KUNIT_ASSERT_LT(test, v, next);
+		mid = low + (next - low - 1) / 2;
+		KUNIT_ASSERT_LT(test, (mid > v ? mid - v : v - mid) * 128,
+				max(v, 1ULL));
+	}
+}
+
+#define TMK_Q_IDX	(TMK_SUM_IDX + 1)
+
+/* One event of quantile field TMK_Q_IDX as hist triggers count it. */
+static void tmk_quant_event(struct kunit *test, struct tracing_map *map,
+			    u64 key, u64 v)
+{
+	u64 vals[TMK_Q_IDX + 1] = { 0, 1, v };
+	struct tracing_map_elt *elt = tmk_insert(map, key);
+
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+	preempt_disable();
+	tracing_map_add_sums(elt, vals, TMK_Q_IDX + 1);
+	tracing_map_quant_add(elt, TMK_Q_IDX, v);
+	preempt_enable();
+}
+
+/*
+ * Quantiles by nearest rank, reported as the middle of their bucket and
+ * at most the maximum; the overflow bucket reads as the maximum; counts
+ * saturate; clear empties the buckets; the memory bound is enforced.
+ */
+static void tmk_test_quantiles(struct kunit *test)
+{
+	static const unsigned int pm[] = { 1, 500, 900, 990, 999, 1000 };
+	struct tracing_map_elt *elt;
+	struct tracing_map *map;
+	u64 q[ARRAY_SIZE(pm)], order[2];
+	u32 *buckets;
+	unsigned int i;
+
+	/* 2^13 elements take one quantile field, 2^10 take 8 */
+	map = tmk_create(test, 13, sizeof(u64), NULL, NULL);
+	KUNIT_EXPECT_EQ(test, tracing_map_add_quant_field(map), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_add_quant_field(map), -E2BIG);
+	map = tmk_create(test, 10, sizeof(u64), NULL, NULL);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, tracing_map_add_quant_field(map), i);
+	KUNIT_EXPECT_EQ(test, tracing_map_add_quant_field(map), -E2BIG);
+
+	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, tracing_map_add_quant_field(map), TMK_Q_IDX);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+	KUNIT_EXPECT_EQ(test, map->elt_size,
+			map->quant_off + TRACING_MAP_QUANT_SIZE);
+
+	/* key 1: 1000, 999, ..., 1 */
+	for (i = 1000; i; i--)
+		tmk_quant_event(test, map, 1, i);
+	elt = tmk_lookup(map, 1);
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, TMK_Q_IDX), 1000);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(elt, TMK_Q_IDX, pm,
+							 ARRAY_SIZE(pm), q),
+			1000);
+	/* 1 exact; 500 in [500, 503]; 900 in [896, 903]; ... */
+	KUNIT_EXPECT_EQ(test, q[0], 1);
+	KUNIT_EXPECT_EQ(test, q[1], 501);
+	KUNIT_EXPECT_EQ(test, q[2], 899);
+	KUNIT_EXPECT_EQ(test, q[3], 987);
+	KUNIT_EXPECT_EQ(test, q[4], 995);
+	/* [1000, 1007]'s middle is above the maximum */
+	KUNIT_EXPECT_EQ(test, q[5], 1000);
+
+	/* key 2: ten 5s and one 2^40 */
+	for (i = 0; i < 10; i++)
+		tmk_quant_event(test, map, 2, 5);
+	tmk_quant_event(test, map, 2, BIT_ULL(40));
+	elt = tmk_lookup(map, 2);
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(elt, TMK_Q_IDX, pm,
+							 ARRAY_SIZE(pm), q),
+			11);
+	KUNIT_EXPECT_EQ(test, q[1], 5);
+	KUNIT_EXPECT_EQ(test, q[2], 5);
+	/* ranks 11 of 11 */
+	KUNIT_EXPECT_EQ(test, q[3], BIT_ULL(40));
+	KUNIT_EXPECT_EQ(test, q[4], BIT_ULL(40));
+	KUNIT_EXPECT_EQ(test, q[5], BIT_ULL(40));
+
+	/* sorted by the maximum */
+	tmk_agg_order(test, map, TMK_Q_IDX, order, 2);
+	KUNIT_EXPECT_EQ(test, order[0], 1);
+	KUNIT_EXPECT_EQ(test, order[1], 2);
+
+	/* a full bucket stays full */
+	buckets = (void *)elt + map->quant_off;
+	buckets[7] = U32_MAX - 1;
+	for (i = 0; i < 3; i++)
+		tmk_quant_event(test, map, 2, 7);
+	KUNIT_EXPECT_EQ(test, buckets[7], U32_MAX);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(elt, TMK_Q_IDX, pm,
+							 ARRAY_SIZE(pm), q),
+			(u64)U32_MAX + 11);
+	KUNIT_EXPECT_EQ(test, q[1], 7);
+
+	/* nothing counted: all 0; clear empties the buckets */
+	elt = tmk_insert(map, 3);
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(elt, TMK_Q_IDX, pm,
+							 ARRAY_SIZE(pm), q),
+			0);
+	for (i = 0; i < ARRAY_SIZE(pm); i++)
+		KUNIT_EXPECT_EQ(test, q[i], 0);
+	tracing_map_clear(map);
+	tmk_quant_event(test, map, 1, 3);
+	elt = tmk_lookup(map, 1);
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(elt, TMK_Q_IDX, pm,
+							 ARRAY_SIZE(pm), q),
+			1);
+	KUNIT_EXPECT_EQ(test, q[4], 3);
+	elt = tmk_insert(map, 2);
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(elt, TMK_Q_IDX, pm,
+							 ARRAY_SIZE(pm), q),
+			0);
+}
+
 #define TMK_PEND_ROUNDS		200
 #define TMK_PEND_BURST		50
 
@@ -1676,6 +1846,8 @@ static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tmk_test_pending_concurrent),
 	KUNIT_CASE(tmk_test_insert_sums),
 	KUNIT_CASE(tmk_test_aggs),
+	KUNIT_CASE(tmk_test_quant_buckets),
+	KUNIT_CASE(tmk_test_quantiles),
 	KUNIT_CASE(tmk_test_clear),
 	KUNIT_CASE(tmk_test_sort),
 	KUNIT_CASE(tmk_test_sort_memcmp_tie),
