@@ -11,7 +11,13 @@ mode=$1 log=$2 results=$3 config=$4
 [ -f "$log" ] || die "no console log $log"
 [ -f "$results" ] || die "no results log $results"
 
-awk -v mode="$mode" -v config="$config" -v tests="${TESTS:-}" '
+# hist.json documents the tests sent: valid JSON, checked on the host
+json_ok=1
+if [ "$mode" = check ]; then
+	python3 "$HARNESS_DIR/json-check.py" "$results" || json_ok=0
+fi
+
+awk -v mode="$mode" -v config="$config" -v tests="${TESTS:-}" -v json_ok="$json_ok" '
 function add(suite, name, res) {
 	if (tests != "" && suite == "kunit" && name !~ tests)
 		return
@@ -77,6 +83,7 @@ END {
 		fail = 1
 	}
 	if (!done) { print "guest did not finish (no @@DONE): crash, hang or timeout"; fail = 1 }
+	if (!json_ok) { print "hist.json: invalid documents (above)"; fail = 1 }
 	if (nbad) {
 		print "kernel reported problems:"
 		for (i = 1; i <= nbad && i <= 20; i++) print "  line " bad[i]

@@ -1650,7 +1650,13 @@ static void hist_poll_register(struct hist_file_data *hfd)
 	mutex_unlock(&hist_poll_lock);
 }
 
-static int hist_files_show(struct seq_file *m, bool debug)
+enum hist_file_kind {
+	HIST_FILE_HIST,
+	HIST_FILE_DEBUG,
+	HIST_FILE_JSON,
+};
+
+static int hist_files_show(struct seq_file *m, enum hist_file_kind kind)
 {
 	struct hist_file_data *hfd = m->private;
 	struct event_trigger_data *data;
@@ -1667,10 +1673,14 @@ static int hist_files_show(struct seq_file *m, bool debug)
 	/* before the output: an update while printing is not lost */
 	hfd->last_read = hist_file_count(file);
 	hfd->last_pri = hfd->last_read;
+	if (kind == HIST_FILE_JSON) {
+		hist_json_show(m, file);
+		goto out;
+	}
 	list_for_each_entry(data, &file->triggers, list) {
 		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
 			continue;
-		if (debug)
+		if (kind == HIST_FILE_DEBUG)
 			hist_data_show_debug(m, data, n++);
 		else
 			hist_data_show(m, data, n++);
@@ -1682,7 +1692,7 @@ out:
 
 static int hist_show(struct seq_file *m, void *v)
 {
-	return hist_files_show(m, false);
+	return hist_files_show(m, HIST_FILE_HIST);
 }
 
 /* The largest buffer a hist file is opened with (it may grow later). */
@@ -1807,10 +1817,28 @@ const struct file_operations event_hist_fops = {
 	.poll		= event_hist_poll,
 };
 
+/* ours: the same data as one JSON document, see trace_hist_json.c */
+static int hist_json_file_show(struct seq_file *m, void *v)
+{
+	return hist_files_show(m, HIST_FILE_JSON);
+}
+
+static int event_hist_json_open(struct inode *inode, struct file *file)
+{
+	return hist_files_open(inode, file, hist_json_file_show);
+}
+
+const struct file_operations event_hist_json_fops = {
+	.release	= hist_files_release,
+	.open		= event_hist_json_open,
+	.llseek		= seq_lseek,
+	.read		= seq_read,
+};
+
 #ifdef CONFIG_HIST_TRIGGERS_DEBUG
 static int hist_debug_show(struct seq_file *m, void *v)
 {
-	return hist_files_show(m, true);
+	return hist_files_show(m, HIST_FILE_DEBUG);
 }
 
 static int event_hist_debug_open(struct inode *inode, struct file *file)

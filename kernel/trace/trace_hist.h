@@ -783,6 +783,8 @@ int hist_actions_register(struct hist_data *hd);
 void hist_actions_unregister(struct hist_data *hd);
 bool hist_actions_same(struct hist_data *a, struct hist_data *b);
 void hist_actions_print(struct seq_file *m, struct hist_data *hd);
+void hist_actions_json_entry(struct seq_file *m, struct hist_data *hd,
+			     struct tracing_map_elt *elt);
 void hist_actions_show_entry(struct seq_file *m, struct hist_data *hd,
 			     struct tracing_map_elt *elt);
 void hist_actions_show_snapshot(struct seq_file *m, struct hist_data *hd);
@@ -869,10 +871,29 @@ int hist_trigger_print(struct seq_file *m, struct event_trigger_data *data);
 size_t hist_data_size_hint(struct hist_data *hd);
 void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
 		    struct tracing_map_elt *elt);
+const char *hist_elt_comm(struct tracing_map_elt *elt);
 void hist_debug_ref(struct seq_file *m, const struct hist_field *ref);
 void hist_data_show(struct seq_file *m, struct event_trigger_data *data,
 		    unsigned int n);
 void hist_data_show_debug(struct seq_file *m,
 			  struct event_trigger_data *data, unsigned int n);
+
+/* ".quantiles": these, then the maximum */
+#define HIST_QUANTILES		4
+struct hist_quantile {
+	unsigned int	permille;
+	const char	*name;
+};
+
+extern const struct hist_quantile hist_quantiles[HIST_QUANTILES];
+void hist_quantiles_read(struct tracing_map_elt *elt, struct hist_field *f,
+			 u64 *q);
+u64 hist_agg_value(struct hist_data *hd, struct tracing_map_elt *elt,
+		   struct hist_field *f, u64 v);
+
+/* ---- trace_hist_json.c: the hist.json file (ours) ---- */
+
+void hist_json_str(struct seq_file *m, const char *s, size_t len);
+void hist_json_show(struct seq_file *m, struct trace_event_file *file);
 
 #endif /* _KERNEL_TRACE_TRACE_HIST_H */

@@ -803,6 +803,55 @@ void hist_actions_show_entry(struct seq_file *m, struct hist_data *hd,
 }
 
 /**
+ * hist_actions_json_entry - hist_actions_show_entry() for hist.json
+ * @m: where to
+ * @hd: the histogram
+ * @elt: the entry
+ *
+ * ',"actions":[{"max":N,"<saved>":V,...},...]' after an entry's values,
+ * one object per line hist_actions_show_entry() prints; a string never
+ * saved is null.  Nothing without such actions.
+ */
+void hist_actions_json_entry(struct seq_file *m, struct hist_data *hd,
+			     struct tracing_map_elt *elt)
+{
+	bool first = true;
+	unsigned int i, j;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *a = hd->actions[i];
+
+		if (a->handler == HIST_ON_MATCH ||
+		    (a->act == HIST_ACT_SNAPSHOT && other_tracker(hd, a)))
+			continue;
+		seq_puts(m, first ? ",\"actions\":[" : ",");
+		first = false;
+		seq_printf(m, "{\"%s\":%llu",
+			   a->handler == HIST_ON_MAX ? "max" : "changed",
+			   tracing_map_read_var(elt, a->track_var->var_idx));
+		for (j = 0; a->act != HIST_ACT_SNAPSHOT && j < hd->n_save_vars;
+		     j++) {
+			struct hist_field *f = hd->save_vars[j];
+			u64 v = tracing_map_read_var(elt, f->var_idx);
+
+			seq_putc(m, ',');
+			hist_json_str(m, f->var_name, strlen(f->var_name));
+			seq_putc(m, ':');
+			if (!hist_field_is_string(f))
+				seq_printf(m, "%llu", v);
+			else if (v)
+				hist_json_str(m, (char *)(unsigned long)v,
+					      HIST_VAR_STR_SIZE);
+			else
+				seq_puts(m, "null");
+		}
+		seq_putc(m, '}');
+	}
+	if (!first)
+		seq_putc(m, ']');
+}
+
+/**
  * hist_actions_show_snapshot - the "Snapshot taken" note of the hist file
  * @m: where to
  * @hd: the histogram

@@ -101,7 +101,13 @@ static void print_stacktrace(struct seq_file *m, unsigned long *entries)
 		seq_printf(m, "%*c%pS\n", 9, ' ', (void *)entries[i]);
 }
 
-static const char *execname(struct tracing_map_elt *elt)
+/**
+ * hist_elt_comm - the task name an .execname key's entry was created by
+ * @elt: the entry; may be NULL
+ *
+ * Return: the name, "" if none.
+ */
+const char *hist_elt_comm(struct tracing_map_elt *elt)
 {
 	struct hist_elt_data *ed;
 
@@ -144,7 +150,7 @@ void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
 				   (void *)(unsigned long)v);
 		} else if (f->flags & HIST_FIELD_FL_EXECNAME) {
 			seq_printf(m, "%s: %-16s[%10llu]", name,
-				   execname(elt), v);
+				   hist_elt_comm(elt), v);
 		} else if (f->flags & HIST_FIELD_FL_SYSCALL) {
 			const char *sc = get_syscall_name(v);
 
@@ -199,59 +205,83 @@ static void print_bar(struct seq_file *m, u64 val, u64 max)
 	seq_printf(m, "%-*s", HIST_GRAPH_WIDTH, bar);
 }
 
-/* The quantiles "lat.quantiles" prints, in thousandths, then the maximum. */
-static const struct {
-	unsigned int	permille;
-	const char	*name;
-} hist_quantiles[] = {
+/* The quantiles ".quantiles" shows, in thousandths, before the maximum. */
+const struct hist_quantile hist_quantiles[HIST_QUANTILES] = {
 	{ 500, "p50" }, { 900, "p90" }, { 990, "p99" }, { 999, "p99.9" },
 };
 
-/* "  lat.p50: N  lat.p90: N  lat.p99: N  lat.p99.9: N  lat.max: N" */
-static void print_quantiles(struct seq_file *m, struct hist_data *hd,
-			    struct tracing_map_elt *elt, struct hist_field *f,
-			    u64 max)
+/**
+ * hist_quantiles_read - the quantiles of a ".quantiles" value of an entry
+ * @elt: the entry
+ * @f: the value
+ * @q: receives them, in the order of hist_quantiles[]
+ */
+void hist_quantiles_read(struct tracing_map_elt *elt, struct hist_field *f,
+			 u64 *q)
 {
-	unsigned int permille[ARRAY_SIZE(hist_quantiles)], i;
-	u64 q[ARRAY_SIZE(hist_quantiles)];
+	unsigned int permille[HIST_QUANTILES], i;
+
+	for (i = 0; i < HIST_QUANTILES; i++)
+		permille[i] = hist_quantiles[i].permille;
+	tracing_map_read_quantiles(elt, f->map_idx, permille, HIST_QUANTILES, q);
+}
+
+/* "  lat.p50: N  lat.p90: N  lat.p99: N  lat.p99.9: N  lat.max: N" */
+static void print_quantiles(struct seq_file *m, struct tracing_map_elt *elt,
+			    struct hist_field *f, u64 max)
+{
 	const char *name = hist_field_plain_name(f);
 	const char *fmt = f->flags & HIST_FIELD_FL_HEX ? "  %s.%s: %10llx" :
 				"  %s.%s: %10llu";
+	u64 q[HIST_QUANTILES];
+	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(hist_quantiles); i++)
-		permille[i] = hist_quantiles[i].permille;
-	tracing_map_read_quantiles(elt, f->map_idx, permille, ARRAY_SIZE(q), q);
-	for (i = 0; i < ARRAY_SIZE(q); i++)
+	hist_quantiles_read(elt, f, q);
+	for (i = 0; i < HIST_QUANTILES; i++)
 		seq_printf(m, fmt, name, hist_quantiles[i].name, q[i]);
 	seq_printf(m, fmt, name, "max", max);
 }
 
-/*
- * A value's minimum, maximum or average (ours): "  lat.max: N", signed
- * if the value is, in hex with .hex.  A minimum or maximum that saw no
- * value yet (an entry being created) shows 0.
+/**
+ * hist_agg_value - what a ".min", ".max" or ".avg" value of an entry shows
+ * @hd: the histogram
+ * @elt: the entry
+ * @f: the value
+ * @v: the map field as read (tracing_map_read_sum())
+ *
+ * Return: an average divided by the hit count (towards zero, signed if
+ * the value is), a minimum or maximum that saw no value yet (an entry
+ * being created) 0, anything else @v.
  */
-static void print_agg(struct seq_file *m, struct hist_data *hd,
-		      struct tracing_map_elt *elt, struct hist_field *f, u64 v)
+u64 hist_agg_value(struct hist_data *hd, struct tracing_map_elt *elt,
+		   struct hist_field *f, u64 v)
 {
 	enum tracing_map_agg agg = hist_field_map_agg(f);
 	u64 n;
 
-	if (f->flags & HIST_FIELD_FL_QUANT) {
-		print_quantiles(m, hd, elt, f, v);
-		return;
-	}
 	if (agg >= TRACING_MAP_AVG) {
 		n = hist_elt_hitcount(hd, elt);
 		if (!n)
-			v = 0;
-		else if (agg == TRACING_MAP_SAVG)
-			v = div64_s64(v, n);
-		else
-			v = div64_u64(v, n);
-	} else if (v == tracing_map_agg_init(agg)) {
-		v = 0;
+			return 0;
+		if (agg == TRACING_MAP_SAVG)
+			return div64_s64(v, n);
+		return div64_u64(v, n);
 	}
+	return v == tracing_map_agg_init(agg) ? 0 : v;
+}
+
+/*
+ * A value's minimum, maximum or average (ours): "  lat.max: N", signed
+ * if the value is, in hex with .hex; or its quantiles.
+ */
+static void print_agg(struct seq_file *m, struct hist_data *hd,
+		      struct tracing_map_elt *elt, struct hist_field *f, u64 v)
+{
+	if (f->flags & HIST_FIELD_FL_QUANT) {
+		print_quantiles(m, elt, f, v);
+		return;
+	}
+	v = hist_agg_value(hd, elt, f, v);
 	seq_printf(m, "  %s.%s: ", hist_field_plain_name(f),
 		   hist_field_agg_name(f->flags));
 	if (f->flags & HIST_FIELD_FL_HEX)
