@@ -542,12 +542,14 @@ struct hist_action {
  * @kind: HIST_KIND_HITCOUNT or a numeric record field kind
  * @log2: the .log2 modifier (keys)
  * @agg: what the map field keeps, enum tracing_map_agg (values)
+ * @quant: a ".quantiles" value: its buckets count it too
  */
 struct hist_fast_field {
 	u16				offset;
 	u8				kind;
 	u8				log2:1;
 	u8				agg:3;
+	u8				quant:1;
 };
 
 /*
@@ -570,6 +572,7 @@ struct hist_fast {
 	u8				n_keys;
 	u8				n_vals;
 	u8				n_vars;
+	u8				quants;
 	struct hist_fast_field		keys[HIST_FAST_KEYS_MAX];
 	struct hist_fast_field		vals[HIST_FAST_VALS_MAX];
 };

@@ -489,22 +489,23 @@ static bool hist_fast_field_init(struct hist_field *f,
 {
 	ff->log2 = 0;
 	ff->agg = TRACING_MAP_SUM;
+	ff->quant = 0;
 	/* a hitcount key ("keys=hitcount") is the constant 1: full path */
 	if (f->kind == HIST_KIND_HITCOUNT && is_val) {
 		ff->kind = f->kind;
 		ff->offset = 0;
 		return true;
 	}
-	/* quantiles count in buckets too: full path */
 	if (f->kind < HIST_KIND_S8 || f->kind > HIST_KIND_U64 ||
-	    (f->flags & (HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_QUANT)) ||
-	    f->offset > U16_MAX)
+	    (f->flags & HIST_FIELD_FL_BUCKET) || f->offset > U16_MAX)
 		return false;
 	ff->kind = f->kind;
 	ff->offset = f->offset;
 	ff->log2 = !!(f->flags & HIST_FIELD_FL_LOG2);
-	if (is_val)
+	if (is_val) {
 		ff->agg = hist_field_map_agg(f);
+		ff->quant = !!(f->flags & HIST_FIELD_FL_QUANT);
+	}
 	return true;
 }
 
@@ -515,7 +516,7 @@ static bool hist_fast_field_init(struct hist_field *f,
  * Compiles every expression of the histogram (hist_expr_compile()).
  * Then sets @hd->fast_path if every key part is a numeric record field
  * (with .log2 at most), laid out as consecutive u64 words, every value
- * the hitcount or a numeric record field (no quantiles) in map sum order, every
+ * the hitcount or a numeric record field in map sum order, every
  * variable numeric, and there is nothing else to do per event: no
  * references, field variables, actions or stacks.
  */
@@ -541,10 +542,13 @@ void hist_fast_prepare(struct hist_data *hd)
 	/* the implicit hitcount is value 0, counted without looking */
 	if (!hd->n_vals || hd->fields[0]->kind != HIST_KIND_HITCOUNT)
 		return;
-	for (i = 0; i < hd->n_vals; i++)
+	fp->quants = 0;
+	for (i = 0; i < hd->n_vals; i++) {
 		if (hd->fields[i]->map_idx != i ||
 		    !hist_fast_field_init(hd->fields[i], &fp->vals[i], true))
 			return;
+		fp->quants |= fp->vals[i].quant;
+	}
 	/* numbers only: strings and stacks take a copy in the element */
 	for (i = hd->n_vals; i < hd->n_vals + hd->n_vars; i++)
 		if (hd->fields[i]->elt_slot >= 0)
@@ -572,6 +576,19 @@ static __always_inline u64 hist_fast_num(const struct hist_fast_field *ff,
 	if (unlikely(ff->log2))
 		val = log2_bucket(val);
 	return val;
+}
+
+/* The buckets of a fast path histogram's ".quantiles" values. */
+static noinline void hist_fast_quants(const struct hist_fast *fp,
+				      struct tracing_map_elt *elt,
+				      const void *rec)
+{
+	unsigned int i;
+
+	for (i = 1; i < fp->n_vals; i++)
+		if (fp->vals[i].quant)
+			tracing_map_quant_add(elt, i,
+					      hist_fast_num(&fp->vals[i], rec));
 }
 
 /* The variables of a fast path histogram, after its sums. */
@@ -649,6 +666,8 @@ void hist_fast_update(struct hist_data *hd, struct trace_buffer *buffer,
 			tracing_map_update_val(elt, i,
 					       hist_fast_num(&fp->vals[i], rec));
 	}
+	if (unlikely(fp->quants))
+		hist_fast_quants(fp, elt, rec);
 	if (fp->n_vars)
 		hist_fast_vars(hd, elt, buffer, rec, rbe);
 	hist_poll_notify();
