@@ -97,8 +97,12 @@ def check_shape(doc):
                 if err:
                     errs.append(f'histogram {i} entry {j}: {err}')
             for a in e.get('actions', []):
-                if not isinstance(a, dict) or not a or \
-                        list(a)[0] not in ('max', 'changed'):
+                if not isinstance(a, dict) or list(a) not in \
+                        (['max'], ['changed'], ['max', 'saved'], ['changed', 'saved']) or \
+                        not is_int(a[list(a)[0]]) or \
+                        not isinstance(a.get('saved', {}), dict) or \
+                        not all(v is None or is_int(v) or isinstance(v, (str, list))
+                                for v in a.get('saved', {}).values()):
                     errs.append(f'histogram {i} entry {j}: action {a!r}')
     return errs
 
@@ -124,7 +128,7 @@ def expect_execname(doc):
 
 def expect_synthetic(doc):
     acts = [a for e in entries(doc) for a in e.get('actions', [])]
-    want = [{'max': 30, 'lat': 30, 'name': 'n30'}]
+    want = [{'max': 30, 'saved': {'lat': 30, 'name': 'n30'}}]
     return [] if acts == want else [f'actions {acts!r}, not {want!r}']
 
 
@@ -164,21 +168,28 @@ EXPECT = {
 
 
 def main():
-    lines = open(sys.argv[1], encoding='utf-8', errors='surrogateescape').read().splitlines()
-    ran = any(TEST_TITLE in line and re.search(r'\t\[(PASS|FAIL)\]$', line) for line in lines)
+    # bytes: a document must be strict UTF-8 (RFC 8259), checked per document
+    lines = open(sys.argv[1], 'rb').read().split(b'\n')
+    ran = any(TEST_TITLE.encode() in line and re.search(rb'\t\[(PASS|FAIL)\]$', line)
+              for line in lines)
     docs, name, buf, errs = [], None, [], []
     for line in lines:
-        if line.startswith('@@JSON-BEGIN '):
-            name, buf = line.split(' ', 1)[1], []
-        elif line.startswith('@@JSON-END ') and name is not None:
-            docs.append((name, '\n'.join(buf) + '\n'))
+        if line.startswith(b'@@JSON-BEGIN '):
+            name, buf = line.split(b' ', 1)[1].decode('ascii', 'replace'), []
+        elif line.startswith(b'@@JSON-END ') and name is not None:
+            docs.append((name, b'\n'.join(buf) + b'\n'))
             name = None
-        elif name is not None and line.startswith('@@J'):
+        elif name is not None and line.startswith(b'@@J'):
             buf.append(line[4:])
     if ran and not docs:
         errs.append('the hist.json test ran but sent no documents')
     seen = set()
-    for name, text in docs:
+    for name, raw in docs:
+        try:
+            text = raw.decode('utf-8')
+        except UnicodeDecodeError as e:
+            errs.append(f'{name}: not UTF-8: {e}')
+            continue
         try:
             doc = json.loads(text, object_pairs_hook=no_dups, parse_constant=bad_constant)
         except ValueError as e:

@@ -107,6 +107,7 @@ static void hist_data_free(struct hist_data *hd)
 		hist_field_destroy(hd->fields[i]);
 	hist_spec_free(&hd->spec);
 	kfree(hd->clock);
+	kfree(hd->quant_err);
 	kfree(hd);
 }
 
@@ -216,12 +217,17 @@ static int create_vals(struct hist_cmd *cmd, struct hist_data *hd)
 				return -ENOMEM;
 		}
 		ret = add_field(cmd, hd, spec->vals[i].str, HIST_ROLE_VAL, &f);
-		/* their buckets are big: bound entries x quantile values */
+		/*
+		 * Their buckets are big: entries x quantile values are
+		 * bounded, but only a histogram that makes its own map is
+		 * refused (not one that finds, removes or controls a
+		 * trigger, whose size= may be left out).
+		 */
 		if (!ret && (f->flags & HIST_FIELD_FL_QUANT) &&
 		    (u64)(++n_quants) << (spec->map_bits ?: TRACING_MAP_BITS_DEFAULT) >
-		    TRACING_MAP_QUANT_ELTS_MAX) {
-			cmd_log(cmd, HIST_ERR_QUANT_TOO_LARGE, whole);
-			ret = -EINVAL;
+		    TRACING_MAP_QUANT_ELTS_MAX && !hd->quant_err) {
+			hd->quant_err = whole;
+			whole = NULL;
 		}
 		kfree(whole);
 		if (ret)
@@ -1135,6 +1141,12 @@ static int hist_parse(struct event_command *cmd_ops,
 		ret = -EINVAL;
 		goto out;
 	}
+	if (!named && hd->quant_err) {
+		cmd_log(&hc, HIST_ERR_QUANT_TOO_LARGE, hd->quant_err);
+		hist_data_free(hd);
+		ret = -EINVAL;
+		goto out;
+	}
 	ret = named ? hist_named_join(hd, named) : create_map(hd);
 	if (ret) {
 		hist_data_free(hd);
@@ -1674,7 +1686,7 @@ static int hist_files_show(struct seq_file *m, enum hist_file_kind kind)
 	hfd->last_read = hist_file_count(file);
 	hfd->last_pri = hfd->last_read;
 	if (kind == HIST_FILE_JSON) {
-		hist_json_show(m, file);
+		ret = hist_json_show(m, file);
 		goto out;
 	}
 	list_for_each_entry(data, &file->triggers, list) {

@@ -626,6 +626,8 @@ struct hist_fast {
  * @n_helpers: number of @helpers
  * @is_helper: this histogram was created for a field variable
  * @lookup_only: built to find an existing trigger; creates nothing
+ * @quant_err: the first ".quantiles" value beyond the memory bound, as
+ *	written (checked only when the histogram creates its own map)
  * @cmd: while the histogram is built, the command (for error_log)
  * @match_file: while an onmatch() parameter is resolved, the matching
  *	event, searched for variables before the others
@@ -675,6 +677,7 @@ struct hist_data {
 	struct hist_data		*helpers[HIST_VARS_MAX];
 	bool				is_helper;
 	bool				lookup_only;
+	char				*quant_err;
 	struct hist_cmd			*cmd;
 	struct trace_event_file		*match_file;
 	const void			*owner;	/* hist_kernel_add()'s cookie */
@@ -890,13 +893,17 @@ struct hist_quantile {
 
 extern const struct hist_quantile hist_quantiles[HIST_QUANTILES];
 void hist_quantiles_read(struct tracing_map_elt *elt, struct hist_field *f,
-			 u64 *q);
+			 u64 max, u64 *q);
 u64 hist_agg_value(struct hist_data *hd, struct tracing_map_elt *elt,
 		   struct hist_field *f, u64 v);
 
 /* ---- trace_hist_json.c: the hist.json file (ours) ---- */
 
 void hist_json_str(struct seq_file *m, const char *s, size_t len);
-void hist_json_show(struct seq_file *m, struct trace_event_file *file);
+void hist_json_num(struct seq_file *m, const struct hist_field *f, u64 v);
+void hist_json_name(struct seq_file *m, const char *const *names,
+		    unsigned int n);
+void hist_json_stack(struct seq_file *m, const unsigned long *stack);
+int hist_json_show(struct seq_file *m, struct trace_event_file *file);
 
 #endif /* _KERNEL_TRACE_TRACE_HIST_H */

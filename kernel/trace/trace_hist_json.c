@@ -14,7 +14,8 @@
  * (without the line breaks inside a histogram's head).  One histogram
  * per hist trigger of the event, in the hist file's order; entries sorted
  * as there.  Keys and values are named by their text in the trigger
- * ("common_pid.execname", "lat.max", "$lat.quantiles").  Numbers are
+ * ("common_pid.execname", "lat.max", "$lat.quantiles"), a repeated one
+ * with "#2", "#3"... so that names are unique in an object.  Numbers are
  * numbers, signed where the field is (the hist file shows sums as u64);
  * .hex does not change them.  Strings are strings; a key's symbol (.sym,
  * .sym-offset) is its text as %ps / %pS print it, a stack an array of
@@ -22,8 +23,9 @@
  * "id":..}, .log2 {"log2":N} (the hist file's "~ 2^N"), .buckets
  * {"from":..,"to":..}; a ".quantiles" value {"p50":..,"p90":..,
  * "p99":..,"p99.9":..,"max":..}.  Entries of histograms with onmax() or
- * onchange() carry "actions", one object per tracking action.  The file
- * takes event_mutex while it prints, as the hist file does.
+ * onchange() carry "actions", one {"max":..,"saved":{..}} (or "changed")
+ * per tracking action.  The file takes event_mutex while it prints, as
+ * the hist file does.
  */
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
@@ -35,9 +37,9 @@
 #include "trace_hist.h"
 
 /*
- * Length of the UTF-8 sequence at @s (at most @len bytes), or 0 if it is
- * not a valid one: no overlong forms, surrogates or code points above
- * U+10FFFF, as RFC 3629 has it.
+ * Length of the UTF-8 sequence in @s (@len bytes, at most 4), or 0 if it
+ * does not start with a valid one: no overlong forms, surrogates or code
+ * points above U+10FFFF, as RFC 3629 has it.
  */
 static unsigned int utf8_seq_len(const unsigned char *s, size_t len)
 {
@@ -70,6 +72,47 @@ static unsigned int utf8_seq_len(const unsigned char *s, size_t len)
 	return n;
 }
 
+/* The escaped characters of hist_json_str(), without the quotes. */
+static void json_chars(struct seq_file *m, const char *s, size_t len)
+{
+	static const char short_esc[] = "btnvfr";
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned char seq[4];
+	unsigned int n, k;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = READ_ONCE(p[i]);
+
+		if (!c)
+			break;
+		if (c == '"' || c == '\\') {
+			seq_putc(m, '\\');
+			seq_putc(m, c);
+		} else if (c >= '\b' && c <= '\r' && c != '\v') {
+			seq_putc(m, '\\');
+			seq_putc(m, short_esc[c - '\b']);
+		} else if (c >= 0x80) {
+			/* the bytes of a possible sequence, once */
+			seq[0] = c;
+			for (k = 1; k < sizeof(seq) && i + k < len; k++)
+				seq[k] = READ_ONCE(p[i + k]);
+			n = utf8_seq_len(seq, k);
+			if (n) {
+				seq_write(m, seq, n);
+				i += n;
+				continue;
+			}
+			seq_printf(m, "\\u%04x", c);
+		} else if (c < 0x20 || c == 0x7f) {
+			seq_printf(m, "\\u%04x", c);
+		} else {
+			seq_putc(m, c);
+		}
+		i++;
+	}
+}
+
 /**
  * hist_json_str - print a string as a JSON string
  * @m: where to
@@ -80,55 +123,57 @@ static unsigned int utf8_seq_len(const unsigned char *s, size_t len)
  * \n, \t, ... or \u00XX; valid UTF-8 sequences are kept, every other
  * byte of 0x80 and above becomes \u00XX (read as Latin-1), so the output
  * is valid JSON whatever the bytes: a task may name itself anything.
+ * Each byte is read once and what is printed is what was checked: a
+ * string variable may be rewritten by an event meanwhile.
  */
 void hist_json_str(struct seq_file *m, const char *s, size_t len)
 {
-	static const char short_esc[] = "btnvfr";
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
-	unsigned int n;
-
 	seq_putc(m, '"');
-	while (i < len && p[i]) {
-		unsigned char c = p[i];
-
-		if (c == '"' || c == '\\') {
-			seq_putc(m, '\\');
-			seq_putc(m, c);
-		} else if (c >= '\b' && c <= '\r' && c != '\v') {
-			seq_putc(m, '\\');
-			seq_putc(m, short_esc[c - '\b']);
-		} else if (c < 0x20 || c >= 0x7f) {
-			n = c >= 0x80 ? utf8_seq_len(p + i, len - i) : 0;
-			if (n) {
-				seq_write(m, p + i, n);
-				i += n;
-				continue;
-			}
-			seq_printf(m, "\\u%04x", c);
-		} else {
-			seq_putc(m, c);
-		}
-		i++;
-	}
+	json_chars(m, s, len);
 	seq_putc(m, '"');
 }
 
-/* A field as the trigger text writes it ("bytes_req.log2"), as a name. */
-static void json_field_name(struct seq_file *m, const struct hist_field *f)
+/**
+ * hist_json_num - print a field's number, signed if the field is
+ * @m: where to
+ * @f: the field
+ * @v: the number
+ */
+void hist_json_num(struct seq_file *m, const struct hist_field *f, u64 v)
 {
-	char buf[128];
-	struct seq_file tmp = { .buf = buf, .size = sizeof(buf) };
-	const char *name;
+	if (f->is_signed)
+		seq_printf(m, "%lld", (s64)v);
+	else
+		seq_printf(m, "%llu", v);
+}
 
-	hist_field_print(&tmp, f);
-	if (seq_has_overflowed(&tmp)) {
-		name = hist_field_plain_name(f);
-		hist_json_str(m, name, strlen(name));
-	} else {
-		hist_json_str(m, tmp.buf, tmp.count);
-	}
-	seq_putc(m, ':');
+static const char *json_text(const struct hist_field *f)
+{
+	return f->text ? f->text : hist_field_plain_name(f);
+}
+
+/**
+ * hist_json_name - print a member name, unique in its object
+ * @m: where to
+ * @names: the names of the object's members, this one last
+ * @n: how many there are (this one included)
+ *
+ * A name that comes again (keys=pid,pid) gets "#2", "#3", ... so that
+ * every member of an object has its own name.
+ */
+void hist_json_name(struct seq_file *m, const char *const *names,
+		    unsigned int n)
+{
+	const char *name = names[n - 1];
+	unsigned int i, same = 0;
+
+	for (i = 0; i + 1 < n; i++)
+		same += !strcmp(names[i], name);
+	seq_putc(m, '"');
+	json_chars(m, name, strlen(name));
+	if (same)
+		seq_printf(m, "#%u", same + 1);
+	seq_puts(m, "\":");
 }
 
 /* An address as %ps or %pS (@fmt) prints it, as a JSON string. */
@@ -140,30 +185,32 @@ static void json_sym(struct seq_file *m, const char *fmt, unsigned long addr)
 	hist_json_str(m, buf, min_t(int, n, sizeof(buf) - 1));
 }
 
-static void json_num(struct seq_file *m, const struct hist_field *f, u64 v)
+/**
+ * hist_json_stack - print a stack as an array of its frames' texts
+ * @m: where to
+ * @stack: up to HIST_STACKTRACE_DEPTH return addresses, ending at a 0
+ */
+void hist_json_stack(struct seq_file *m, const unsigned long *stack)
 {
-	if (f->is_signed)
-		seq_printf(m, "%lld", (s64)v);
-	else
-		seq_printf(m, "%llu", v);
+	unsigned int i;
+
+	seq_putc(m, '[');
+	for (i = 0; i < HIST_STACKTRACE_DEPTH && stack[i]; i++) {
+		if (i)
+			seq_putc(m, ',');
+		json_sym(m, "%pS", stack[i]);
+	}
+	seq_putc(m, ']');
 }
 
 static void json_key_part(struct seq_file *m, const struct hist_field *f,
 			  void *p, struct tracing_map_elt *elt)
 {
-	unsigned long *stack = p;
 	u64 v = *(u64 *)p;
 	const char *s;
-	unsigned int i;
 
 	if (f->flags & HIST_FIELD_FL_STACKTRACE) {
-		seq_putc(m, '[');
-		for (i = 0; i < HIST_STACKTRACE_DEPTH && stack[i]; i++) {
-			if (i)
-				seq_putc(m, ',');
-			json_sym(m, "%pS", stack[i]);
-		}
-		seq_putc(m, ']');
+		hist_json_stack(m, p);
 	} else if (f->flags & HIST_FIELD_FL_SYM) {
 		json_sym(m, "%ps", v);
 	} else if (f->flags & HIST_FIELD_FL_SYM_OFFSET) {
@@ -180,7 +227,9 @@ static void json_key_part(struct seq_file *m, const struct hist_field *f,
 			hist_json_str(m, s, strlen(s));
 		else
 			seq_puts(m, "null");
-		seq_printf(m, ",\"id\":%llu}", v);
+		seq_puts(m, ",\"id\":");
+		hist_json_num(m, f, v);
+		seq_putc(m, '}');
 	} else if (f->flags & HIST_FIELD_FL_LOG2) {
 		seq_printf(m, "{\"log2\":%llu}", v);
 	} else if (f->flags & HIST_FIELD_FL_BUCKET) {
@@ -189,16 +238,17 @@ static void json_key_part(struct seq_file *m, const struct hist_field *f,
 	} else if (hist_field_is_string(f)) {
 		hist_json_str(m, p, f->size);
 	} else {
-		json_num(m, f, v);
+		hist_json_num(m, f, v);
 	}
 }
 
 static void json_values(struct seq_file *m, struct hist_data *hd,
 			struct tracing_map_elt *elt)
 {
+	const char *names[HIST_VALS_MAX];
 	u64 q[HIST_QUANTILES];
+	unsigned int i, j, n = 0;
 	bool first = true;
-	unsigned int i, j;
 
 	seq_puts(m, "\"values\":{");
 	for (i = 0; i < hd->n_vals; i++) {
@@ -212,13 +262,14 @@ static void json_values(struct seq_file *m, struct hist_data *hd,
 		if (!first)
 			seq_putc(m, ',');
 		first = false;
+		names[n++] = i ? json_text(f) : "hitcount";
+		hist_json_name(m, names, n);
 		if (i == 0) {
-			seq_printf(m, "\"hitcount\":%llu", v);
+			seq_printf(m, "%llu", v);
 			continue;
 		}
-		json_field_name(m, f);
 		if (f->flags & HIST_FIELD_FL_QUANT) {
-			hist_quantiles_read(elt, f, q);
+			hist_quantiles_read(elt, f, v, q);
 			seq_putc(m, '{');
 			for (j = 0; j < HIST_QUANTILES; j++)
 				seq_printf(m, "\"%s\":%llu,", hist_quantiles[j].name,
@@ -228,7 +279,7 @@ static void json_values(struct seq_file *m, struct hist_data *hd,
 		}
 		if (f->flags & HIST_FIELD_FL_AGG)
 			v = hist_agg_value(hd, elt, f, v);
-		json_num(m, f, v);
+		hist_json_num(m, f, v);
 	}
 	seq_putc(m, '}');
 }
@@ -237,6 +288,7 @@ static void json_entry(struct seq_file *m, struct hist_data *hd, void *key,
 		       struct tracing_map_elt *elt)
 {
 	unsigned int i, first = hist_first_key(hd);
+	const char *names[HIST_KEYS_MAX];
 
 	seq_puts(m, "{\"key\":{");
 	for (i = first; i < hd->n_fields; i++) {
@@ -244,7 +296,8 @@ static void json_entry(struct seq_file *m, struct hist_data *hd, void *key,
 
 		if (i > first)
 			seq_putc(m, ',');
-		json_field_name(m, f);
+		names[i - first] = json_text(f);
+		hist_json_name(m, names, i - first + 1);
 		json_key_part(m, f, key + f->key_offset, elt);
 	}
 	seq_puts(m, "},");
@@ -257,7 +310,7 @@ static void json_entry(struct seq_file *m, struct hist_data *hd, void *key,
  * The trigger's text as its file shows it, without the " [active]"
  * (there is "paused" for that), as a JSON string.
  */
-static void json_trigger(struct seq_file *m, struct event_trigger_data *data)
+static int json_trigger(struct seq_file *m, struct event_trigger_data *data)
 {
 	static const char status[] = " [active]\n";
 	struct seq_file tmp = { };
@@ -275,38 +328,41 @@ static void json_trigger(struct seq_file *m, struct event_trigger_data *data)
 		kfree(tmp.buf);
 		tmp.buf = NULL;
 	}
-	if (!tmp.buf) {
-		seq_puts(m, "null");
-		return;
-	}
+	if (!tmp.buf)
+		return -ENOMEM;
 	/* " [active]\n" and " [paused]\n" have the same length */
 	if (tmp.count >= sizeof(status) - 1)
 		tmp.count -= sizeof(status) - 1;
 	hist_json_str(m, tmp.buf, tmp.count);
 	kfree(tmp.buf);
+	return 0;
 }
 
-static void json_hist(struct seq_file *m, struct event_trigger_data *data)
+static int json_hist(struct seq_file *m, struct event_trigger_data *data)
 {
 	struct hist_data *hd = data->private_data;
 	struct tracing_map_sort_entry **entries;
-	int i, n;
+	int i, n, ret;
 
 	seq_puts(m, "{\"trigger\":");
-	json_trigger(m, data);
+	ret = json_trigger(m, data);
+	if (ret)
+		return ret;
 	seq_printf(m, ",\"paused\":%s,\"entries\":[",
 		   data->paused ? "true" : "false");
 	n = tracing_map_sort_entries(hd->map, hd->sort_keys, hd->n_sort_keys,
 				     &entries);
+	if (n < 0)
+		return n;
 	for (i = 0; i < n; i++) {
 		seq_puts(m, i ? ",\n" : "\n");
 		json_entry(m, hd, entries[i]->key, entries[i]->elt);
 	}
-	if (n > 0)
-		tracing_map_destroy_sort_entries(entries, n);
-	seq_printf(m, "],\n\"totals\":{\"hits\":%llu,\"entries\":%u,\"dropped\":%llu}}",
-		   tracing_map_read_hits(hd->map), max(n, 0),
+	tracing_map_destroy_sort_entries(entries, n);
+	seq_printf(m, "],\n\"totals\":{\"hits\":%llu,\"entries\":%d,\"dropped\":%llu}}",
+		   tracing_map_read_hits(hd->map), n,
 		   tracing_map_read_drops(hd->map));
+	return 0;
 }
 
 /**
@@ -315,13 +371,15 @@ static void json_hist(struct seq_file *m, struct event_trigger_data *data)
  * @file: the event (of an instance)
  *
  * Context: event_mutex held.
+ * Return: 0, or -ENOMEM when a histogram could not be sorted.
  */
-void hist_json_show(struct seq_file *m, struct trace_event_file *file)
+int hist_json_show(struct seq_file *m, struct trace_event_file *file)
 {
 	struct trace_event_call *call = file->event_call;
 	struct event_trigger_data *data;
 	const char *name = trace_event_name(call);
 	bool first = true;
+	int ret;
 
 	seq_puts(m, "{\"system\":");
 	hist_json_str(m, call->class->system, strlen(call->class->system));
@@ -333,7 +391,10 @@ void hist_json_show(struct seq_file *m, struct trace_event_file *file)
 			continue;
 		seq_puts(m, first ? "\n" : ",\n");
 		first = false;
-		json_hist(m, data);
+		ret = json_hist(m, data);
+		if (ret)
+			return ret;
 	}
 	seq_puts(m, "]}\n");
+	return 0;
 }

@@ -214,16 +214,18 @@ const struct hist_quantile hist_quantiles[HIST_QUANTILES] = {
  * hist_quantiles_read - the quantiles of a ".quantiles" value of an entry
  * @elt: the entry
  * @f: the value
+ * @max: its maximum, as read to be shown with them
  * @q: receives them, in the order of hist_quantiles[]
  */
 void hist_quantiles_read(struct tracing_map_elt *elt, struct hist_field *f,
-			 u64 *q)
+			 u64 max, u64 *q)
 {
 	unsigned int permille[HIST_QUANTILES], i;
 
 	for (i = 0; i < HIST_QUANTILES; i++)
 		permille[i] = hist_quantiles[i].permille;
-	tracing_map_read_quantiles(elt, f->map_idx, permille, HIST_QUANTILES, q);
+	tracing_map_read_quantiles(elt, f->map_idx, max, permille,
+				   HIST_QUANTILES, q);
 }
 
 /* "  lat.p50: N  lat.p90: N  lat.p99: N  lat.p99.9: N  lat.max: N" */
@@ -236,7 +238,7 @@ static void print_quantiles(struct seq_file *m, struct tracing_map_elt *elt,
 	u64 q[HIST_QUANTILES];
 	unsigned int i;
 
-	hist_quantiles_read(elt, f, q);
+	hist_quantiles_read(elt, f, max, q);
 	for (i = 0; i < HIST_QUANTILES; i++)
 		seq_printf(m, fmt, name, hist_quantiles[i].name, q[i]);
 	seq_printf(m, fmt, name, "max", max);
@@ -521,7 +523,7 @@ static void debug_field(struct seq_file *m, struct hist_data *hd,
 		seq_printf(m, "      aggregation: %s\n",
 			   hist_field_agg_name(f->flags));
 	if (f->flags & HIST_FIELD_FL_QUANT) {
-		seq_printf(m, "      quantile buckets: %lu x u32 (%zu bytes per entry)\n",
+		seq_printf(m, "      quantile buckets: %lu x u32 (%zu bytes in each entry)\n",
 			   TRACING_MAP_QUANT_BUCKETS, (size_t)TRACING_MAP_QUANT_SIZE);
 		seq_printf(m, "      quantile layout: 0-%lu one value each, then %lu per power of 2 up to 2^%u, one for larger values\n",
 			   2 * TRACING_MAP_QUANT_SUB - 1, TRACING_MAP_QUANT_SUB,

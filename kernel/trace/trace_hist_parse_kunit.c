@@ -1133,6 +1133,21 @@ static const struct {
 	{ "\xe2\x82\0", 3, "\"\\u00e2\\u0082\"" },
 	{ "\xf4\x90\x80\x80", 4, "\"\\u00f4\\u0090\\u0080\\u0080\"" },
 	{ "x\xffy", 3, "\"x\\u00ffy\"" },
+	/* the edges: U+07FF, U+0800, U+D7FF, U+E000, U+FFFF, U+10000 and
+	 * U+10FFFF are kept; overlong E0 80 80 and F0 80 80 80, the leads
+	 * C1 and F5 are not
+	 */
+	{ "\xdf\xbf", 2, "\"\xdf\xbf\"" },
+	{ "\xe0\xa0\x80", 3, "\"\xe0\xa0\x80\"" },
+	{ "\xed\x9f\xbf", 3, "\"\xed\x9f\xbf\"" },
+	{ "\xee\x80\x80", 3, "\"\xee\x80\x80\"" },
+	{ "\xef\xbf\xbf", 3, "\"\xef\xbf\xbf\"" },
+	{ "\xf0\x90\x80\x80", 4, "\"\xf0\x90\x80\x80\"" },
+	{ "\xf4\x8f\xbf\xbf", 4, "\"\xf4\x8f\xbf\xbf\"" },
+	{ "\xe0\x80\x80", 3, "\"\\u00e0\\u0080\\u0080\"" },
+	{ "\xf0\x80\x80\x80", 4, "\"\\u00f0\\u0080\\u0080\\u0080\"" },
+	{ "\xc1\xbf", 2, "\"\\u00c1\\u00bf\"" },
+	{ "\xf5\x80\x80\x80", 4, "\"\\u00f5\\u0080\\u0080\\u0080\"" },
 };
 
 static void hjk_test_str(struct kunit *test)
@@ -1183,9 +1198,26 @@ static void hjk_test_all_bytes(struct kunit *test)
 	}
 }
 
+/* Member names: escaped, and a name that comes again numbered. */
+static void hjk_test_names(struct kunit *test)
+{
+	static const char *const names[] = { "pid", "a\"b", "pid", "pid" };
+	static const char want[] = "\"pid\":\"a\\\"b\":\"pid#2\":\"pid#3\":";
+	struct seq_file m = { .size = 128 };
+	unsigned int i;
+
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		hist_json_name(&m, names, i + 1);
+	KUNIT_ASSERT_EQ(test, m.count, strlen(want));
+	KUNIT_EXPECT_MEMEQ(test, m.buf, want, m.count);
+}
+
 static struct kunit_case hist_json_test_cases[] = {
 	KUNIT_CASE(hjk_test_str),
 	KUNIT_CASE(hjk_test_all_bytes),
+	KUNIT_CASE(hjk_test_names),
 	{}
 };
 

@@ -682,14 +682,17 @@ static u64 tracing_map_quant_rank(u64 total, unsigned int permille)
  * tracing_map_read_quantiles() - Read quantiles of a quantile field.
  * @elt: The element.
  * @i: Field index from tracing_map_add_quant_field().
+ * @max: The field's maximum, as the caller read it with
+ *	tracing_map_read_sum() (so that what it shows and the quantiles
+ *	agree while updates go on).
  * @permille: The quantiles wanted, in thousandths (500 is the median,
  *	999 the 99.9th percentile), ascending, each 1 to 1000.
  * @n: Number of entries in @permille and @out.
  * @out: Receives the quantiles: the smallest value of the counted ones
  *	with at least @permille[j] / 1000 of them at or below it (the
- *	"nearest rank"), as the middle of its bucket but at most the
- *	field's maximum; a quantile among the values of 2^32 and more
- *	reads as the maximum.  All 0 if nothing was counted.
+ *	"nearest rank"), as the middle of its bucket but at most @max;
+ *	a quantile among the values of 2^32 and more reads as @max.
+ *	All 0 if nothing was counted.
  *
  * The buckets are read twice, for the count and for the ranks; counts
  * only grow between two clears, so the second pass reaches every rank
@@ -699,11 +702,11 @@ static u64 tracing_map_quant_rank(u64 total, unsigned int permille)
  * Return: The number of values counted.
  */
 u64 tracing_map_read_quantiles(struct tracing_map_elt *elt, unsigned int i,
-			       const unsigned int *permille, unsigned int n,
-			       u64 *out)
+			       u64 max, const unsigned int *permille,
+			       unsigned int n, u64 *out)
 {
 	atomic_t *b = tracing_map_quant_buckets(elt, i);
-	u64 max = tracing_map_read_sum(elt, i), total = 0, cum = 0, low, val;
+	u64 total = 0, cum = 0, low, val;
 	unsigned int k, j = 0;
 
 	for (k = 0; k < TRACING_MAP_QUANT_BUCKETS; k++)

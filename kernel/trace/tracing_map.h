@@ -672,8 +672,8 @@ u64 tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i);
 void tracing_map_quant_add(struct tracing_map_elt *elt, unsigned int i,
 			   u64 val);
 u64 tracing_map_read_quantiles(struct tracing_map_elt *elt, unsigned int i,
-			       const unsigned int *permille, unsigned int n,
-			       u64 *out);
+			       u64 max, const unsigned int *permille,
+			       unsigned int n, u64 *out);
 
 /**
  * tracing_map_elt_key() - The key an element was inserted with.

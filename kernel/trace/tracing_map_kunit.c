@@ -1221,6 +1221,100 @@ static void tmk_quant_event(struct kunit *test, struct tracing_map *map,
 	preempt_enable();
 }
 
+/* The quantiles of field TMK_Q_IDX, with its maximum read as hist does. */
+static u64 tmk_quantiles(struct tracing_map_elt *elt, const unsigned int *pm,
+			 unsigned int n, u64 *q)
+{
+	return tracing_map_read_quantiles(elt, TMK_Q_IDX,
+					  tracing_map_read_sum(elt, TMK_Q_IDX),
+					  pm, n, q);
+}
+
+/* Count @a in quantile field 2 and @b in quantile field 3 of @elt. */
+static void tmk_quant2_event(struct tracing_map_elt *elt, u64 a, u64 b)
+{
+	u64 vals[4] = { 0, 1, a, b };
+
+	preempt_disable();
+	tracing_map_add_sums(elt, vals, 4);
+	tracing_map_quant_add(elt, 2, a);
+	tracing_map_quant_add(elt, 3, b);
+	preempt_enable();
+}
+
+/*
+ * Two quantile fields next to a sum, variables and a data area, in
+ * adjacent elements: each field counts apart, nothing else is touched,
+ * and clear empties both.
+ */
+static void tmk_test_quant_layout(struct kunit *test)
+{
+	static const unsigned int pm[] = { 500, 999 };
+	struct tracing_map_elt *e1, *e2, *elt;
+	struct tracing_map *map;
+	u64 q[2], i;
+
+	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, tracing_map_add_quant_field(map), 2);
+	KUNIT_ASSERT_EQ(test, tracing_map_add_quant_field(map), 3);
+	KUNIT_ASSERT_EQ(test, tracing_map_add_var(map), 0);
+	KUNIT_ASSERT_EQ(test, tracing_map_add_var(map), 1);
+	KUNIT_ASSERT_EQ(test, tracing_map_set_data_size(map, 40), 0);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+	KUNIT_EXPECT_GE(test, map->quant_off, map->data_off + 40);
+	KUNIT_EXPECT_EQ(test, map->elt_size,
+			map->quant_off + 2 * TRACING_MAP_QUANT_SIZE);
+
+	e1 = tmk_insert(map, 1);
+	e2 = tmk_insert(map, 2);
+	KUNIT_ASSERT_NOT_NULL(test, e1);
+	KUNIT_ASSERT_NOT_NULL(test, e2);
+	for (elt = e1; elt; elt = elt == e1 ? e2 : NULL) {
+		memset(tracing_map_elt_data(elt), 0xa5, 40);
+		tracing_map_set_var(elt, 0, 7);
+		tracing_map_set_var(elt, 1, 8);
+	}
+	/* key 1: 1..100 and 1000..10000; key 2: three 5s and a 7 */
+	for (i = 1; i <= 100; i++)
+		tmk_quant2_event(e1, i, i <= 10 ? i * 1000 : 0);
+	for (i = 0; i < 3; i++)
+		tmk_quant2_event(e2, 5, 0);
+	tmk_quant2_event(e2, 0, 7);
+
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(e1, 2, 100, pm, 2, q),
+			100);
+	KUNIT_EXPECT_EQ(test, q[0], 50);
+	KUNIT_EXPECT_EQ(test, q[1], 100);
+	/* ninety 0s, then 1000..10000: rank 50 is 0, rank 100 10000 */
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(e1, 3, 10000, pm, 2,
+							 q), 100);
+	KUNIT_EXPECT_EQ(test, q[0], 0);
+	KUNIT_EXPECT_EQ(test, q[1], 10000);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(e1, 3), 10000);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(e2, 2, 5, pm, 2, q), 4);
+	KUNIT_EXPECT_EQ(test, q[0], 5);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(e2, 3, 7, pm, 2, q), 4);
+	KUNIT_EXPECT_EQ(test, q[1], 7);
+	for (elt = e1; elt; elt = elt == e1 ? e2 : NULL) {
+		KUNIT_EXPECT_NULL(test, memchr_inv(tracing_map_elt_data(elt),
+						   0xa5, 40));
+		KUNIT_EXPECT_EQ(test, tracing_map_read_var(elt, 0), 7);
+		KUNIT_EXPECT_EQ(test, tracing_map_read_var(elt, 1), 8);
+	}
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(e1, TMK_SUM_IDX), 100);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(e2, TMK_SUM_IDX), 4);
+
+	tracing_map_clear(map);
+	e1 = tmk_insert(map, 1);
+	e2 = tmk_insert(map, 2);
+	KUNIT_ASSERT_NOT_NULL(test, e1);
+	KUNIT_ASSERT_NOT_NULL(test, e2);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(e1, 2, 0, pm, 2, q), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(e1, 3, 0, pm, 2, q), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(e2, 2, 0, pm, 2, q), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(e2, 3, 0, pm, 2, q), 0);
+}
+
 /*
  * Quantiles by nearest rank, reported as the middle of their bucket and
  * at most the maximum; the overflow bucket reads as the maximum; counts
@@ -1256,8 +1350,7 @@ static void tmk_test_quantiles(struct kunit *test)
 	elt = tmk_lookup(map, 1);
 	KUNIT_ASSERT_NOT_NULL(test, elt);
 	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, TMK_Q_IDX), 1000);
-	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(elt, TMK_Q_IDX, pm,
-							 ARRAY_SIZE(pm), q),
+	KUNIT_EXPECT_EQ(test, tmk_quantiles(elt, pm, ARRAY_SIZE(pm), q),
 			1000);
 	/* 1 exact; 500 in [500, 503]; 900 in [896, 903]; ... */
 	KUNIT_EXPECT_EQ(test, q[0], 1);
@@ -1274,8 +1367,7 @@ static void tmk_test_quantiles(struct kunit *test)
 	tmk_quant_event(test, map, 2, BIT_ULL(40));
 	elt = tmk_lookup(map, 2);
 	KUNIT_ASSERT_NOT_NULL(test, elt);
-	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(elt, TMK_Q_IDX, pm,
-							 ARRAY_SIZE(pm), q),
+	KUNIT_EXPECT_EQ(test, tmk_quantiles(elt, pm, ARRAY_SIZE(pm), q),
 			11);
 	KUNIT_EXPECT_EQ(test, q[1], 5);
 	KUNIT_EXPECT_EQ(test, q[2], 5);
@@ -1295,16 +1387,14 @@ static void tmk_test_quantiles(struct kunit *test)
 	for (i = 0; i < 3; i++)
 		tmk_quant_event(test, map, 2, 7);
 	KUNIT_EXPECT_EQ(test, buckets[7], U32_MAX);
-	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(elt, TMK_Q_IDX, pm,
-							 ARRAY_SIZE(pm), q),
+	KUNIT_EXPECT_EQ(test, tmk_quantiles(elt, pm, ARRAY_SIZE(pm), q),
 			(u64)U32_MAX + 11);
 	KUNIT_EXPECT_EQ(test, q[1], 7);
 
 	/* nothing counted: all 0; clear empties the buckets */
 	elt = tmk_insert(map, 3);
 	KUNIT_ASSERT_NOT_NULL(test, elt);
-	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(elt, TMK_Q_IDX, pm,
-							 ARRAY_SIZE(pm), q),
+	KUNIT_EXPECT_EQ(test, tmk_quantiles(elt, pm, ARRAY_SIZE(pm), q),
 			0);
 	for (i = 0; i < ARRAY_SIZE(pm); i++)
 		KUNIT_EXPECT_EQ(test, q[i], 0);
@@ -1312,14 +1402,12 @@ static void tmk_test_quantiles(struct kunit *test)
 	tmk_quant_event(test, map, 1, 3);
 	elt = tmk_lookup(map, 1);
 	KUNIT_ASSERT_NOT_NULL(test, elt);
-	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(elt, TMK_Q_IDX, pm,
-							 ARRAY_SIZE(pm), q),
+	KUNIT_EXPECT_EQ(test, tmk_quantiles(elt, pm, ARRAY_SIZE(pm), q),
 			1);
 	KUNIT_EXPECT_EQ(test, q[4], 3);
 	elt = tmk_insert(map, 2);
 	KUNIT_ASSERT_NOT_NULL(test, elt);
-	KUNIT_EXPECT_EQ(test, tracing_map_read_quantiles(elt, TMK_Q_IDX, pm,
-							 ARRAY_SIZE(pm), q),
+	KUNIT_EXPECT_EQ(test, tmk_quantiles(elt, pm, ARRAY_SIZE(pm), q),
 			0);
 }
 
@@ -1848,6 +1936,7 @@ static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tmk_test_aggs),
 	KUNIT_CASE(tmk_test_quant_buckets),
 	KUNIT_CASE(tmk_test_quantiles),
+	KUNIT_CASE(tmk_test_quant_layout),
 	KUNIT_CASE(tmk_test_clear),
 	KUNIT_CASE(tmk_test_sort),
 	KUNIT_CASE(tmk_test_sort_memcmp_tie),
