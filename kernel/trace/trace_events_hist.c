@@ -382,14 +382,50 @@ static unsigned long sort_agg(const struct hist_spec_sort *s,
 }
 
 /*
+ * Sort criteria per trigger: upstream's 2, whose own selftests require a
+ * third to be refused, unless raised (up to 4) on the command line
+ * (trace_events_hist.sort_keys=4) or in
+ * /sys/module/trace_events_hist/parameters/sort_keys.
+ */
+static unsigned int hist_sort_keys = HIST_SORT_KEYS_DEFAULT;
+
+static int sort_keys_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, HIST_SORT_KEYS_DEFAULT,
+				     HIST_SORT_KEYS_MAX);
+}
+
+static const struct kernel_param_ops sort_keys_ops = {
+	.set	= sort_keys_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(sort_keys, &sort_keys_ops, &hist_sort_keys, 0644);
+MODULE_PARM_DESC(sort_keys, "sort criteria a hist trigger takes, 2 (upstream's) to 4");
+
+/*
  * Sort criteria, checked one by one in upstream's order: empty, one too
  * many (when the last one that fits is reached), the field, then its
- * modifier.
+ * modifier.  A command that finds or controls an existing trigger takes
+ * as many as any trigger may have, so that one made before sort_keys
+ * was lowered can still be removed.
  */
 static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 {
+	static const enum hist_err too_many[] = {
+		HIST_ERR_TOO_MANY_SORT_FIELDS,
+		HIST_ERR_TOO_MANY_SORT_FIELDS3,
+		HIST_ERR_TOO_MANY_SORT_FIELDS4,
+	};
 	struct hist_spec *spec = &hd->spec;
-	unsigned int i;
+	unsigned int i, limit = READ_ONCE(hist_sort_keys);
+	bool over;
+
+	BUILD_BUG_ON(ARRAY_SIZE(too_many) !=
+		     HIST_SORT_KEYS_MAX - HIST_SORT_KEYS_DEFAULT + 1);
+	if (hd->lookup_only || spec->pause || spec->cont || spec->clear)
+		limit = HIST_SORT_KEYS_MAX;
+	over = spec->sort_overflow || spec->n_sort > limit;
 
 	if (!spec->n_sort) {
 		hd->sort_fields[0] = hd->fields[0];
@@ -408,8 +444,8 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 			return -EINVAL;
 		}
 		/* as upstream: the last one that fits is not checked */
-		if (i == HIST_SORT_KEYS_MAX - 1 && spec->sort_overflow) {
-			cmd_log(cmd, HIST_ERR_TOO_MANY_SORT_FIELDS,
+		if (i == limit - 1 && over) {
+			cmd_log(cmd, too_many[limit - HIST_SORT_KEYS_DEFAULT],
 				spec->sort_str);
 			return -EINVAL;
 		}

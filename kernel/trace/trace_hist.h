@@ -37,6 +37,8 @@
 #define HIST_VALS_MAX		TRACING_MAP_VALS_MAX	/* values, hitcount included */
 #define HIST_VARS_MAX		TRACING_MAP_VARS_MAX	/* variables per trigger */
 #define HIST_SORT_KEYS_MAX	TRACING_MAP_SORT_KEYS_MAX
+/* upstream's, and the default of trace_events_hist.sort_keys */
+#define HIST_SORT_KEYS_DEFAULT	2
 #define HIST_ACTIONS_MAX	8	/* handler.action() clauses kept per trigger */
 #define HIST_FIELDS_MAX		(HIST_KEYS_MAX + HIST_VALS_MAX + HIST_VARS_MAX)
 #define HIST_EXPR_DEPTH_MAX	3	/* nesting of operators in one value */
@@ -124,6 +126,8 @@ enum hist_err {
 	HIST_ERR_UNARY_MINUS_PARENS,
 	HIST_ERR_MISSING_OPERAND,
 	HIST_ERR_QUANT_TOO_LARGE,
+	HIST_ERR_TOO_MANY_SORT_FIELDS3,
+	HIST_ERR_TOO_MANY_SORT_FIELDS4,
 	HIST_ERR_MAX
 };
 

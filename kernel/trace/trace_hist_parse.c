@@ -42,9 +42,8 @@ const char *const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_INVALID_SORT_FIELD]	= "Sort field must be a key or a val",
 	[HIST_ERR_BAD_SORT_MODIFIER]	= "Invalid sort modifier",
 	[HIST_ERR_EMPTY_SORT_FIELD]	= "Empty sort field",
-	/* upstream's text, with our limit */
-	[HIST_ERR_TOO_MANY_SORT_FIELDS]	= "Too many sort fields (Max = "
-					  __stringify(HIST_SORT_KEYS_MAX) ")",
+	/* upstream's text and limit; ours when sort_keys is raised */
+	[HIST_ERR_TOO_MANY_SORT_FIELDS]	= "Too many sort fields (Max = 2)",
 	[HIST_ERR_DIVISION_BY_ZERO]	= "Division by zero",
 	[HIST_ERR_STRING_OPERAND]	= "String type can not be an operand in expression",
 	[HIST_ERR_TOO_MANY_SUBEXPR]	= "Too many subexpressions (3 max)",
@@ -101,6 +100,8 @@ const char *const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_MISSING_OPERAND]	= "Missing operand",
 	[HIST_ERR_QUANT_TOO_LARGE]	=
 		"Too many entries for quantiles (size x quantile values > 8192)",
+	[HIST_ERR_TOO_MANY_SORT_FIELDS3] = "Too many sort fields (Max = 3)",
+	[HIST_ERR_TOO_MANY_SORT_FIELDS4] = "Too many sort fields (Max = 4)",
 };
 
 static int spec_fail(struct hist_spec *spec, enum hist_err err,

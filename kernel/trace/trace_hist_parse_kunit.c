@@ -747,14 +747,16 @@ static void hpk_test_overflow(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, spec->vals_overflow);
 	hpk_done(test, spec);
 
-	spec = hpk_parse(test, "keys=pid:vals=a,b:sort=a.bogus,,b.descending",
+	BUILD_BUG_ON(HIST_SORT_KEYS_MAX != 4);
+	spec = hpk_parse(test, "keys=pid:vals=a,b:sort=a.bogus,,b.descending,c,d",
 			 &ret);
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_FALSE(test, spec->keys_overflow);
 	KUNIT_EXPECT_FALSE(test, spec->vals_overflow);
 	KUNIT_EXPECT_EQ(test, spec->n_sort, HIST_SORT_KEYS_MAX);
 	KUNIT_EXPECT_TRUE(test, spec->sort_overflow);
-	KUNIT_EXPECT_STREQ(test, spec->sort_str, "sort=a.bogus,,b.descending");
+	KUNIT_EXPECT_STREQ(test, spec->sort_str,
+			   "sort=a.bogus,,b.descending,c,d");
 	KUNIT_EXPECT_STREQ(test, spec->sort[0].name, "a");
 	KUNIT_EXPECT_STREQ(test, spec->sort[0].mod, "bogus");
 	KUNIT_EXPECT_FALSE(test, spec->sort[0].descending);

@@ -33,8 +33,9 @@
 
 /*
  * What one element can hold: the limits of every hist trigger (upstream
- * has 3 key parts, 3 values and 16 variables).  Sort criteria stay at
- * upstream's 2: its own selftests require a third to be refused.  Keys are
+ * has 3 key parts, 3 values, 2 sort criteria and 16 variables; hist
+ * keeps 2 sort criteria unless told otherwise, as upstream's selftests
+ * require a third to be refused).  Keys are
  * compared field by field when sorting, so a compound key has a small
  * fixed number of parts; sums and variables live in the element, so they
  * are bounded too.  Only what a map uses takes room in its elements; the
@@ -44,7 +45,7 @@
 #define TRACING_MAP_VALS_MAX		16	/* sum fields */
 #define TRACING_MAP_FIELDS_MAX	(TRACING_MAP_KEYS_MAX + TRACING_MAP_VALS_MAX)
 #define TRACING_MAP_VARS_MAX		32	/* per-element variables */
-#define TRACING_MAP_SORT_KEYS_MAX	2	/* primary and secondary */
+#define TRACING_MAP_SORT_KEYS_MAX	4	/* sort criteria */
 #define TRACING_MAP_DATA_MAX		16384	/* user data area per element */
 
 /* Compare two field values: <0, 0 or >0, like memcmp(). */
