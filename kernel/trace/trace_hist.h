@@ -569,6 +569,7 @@ struct hist_fast_field {
  * @n_keys: key parts, each a u64 of the key in order
  * @n_vals: values, sum field i of the map for value i
  * @n_vars: numeric variables, &hist_data.fields after the values
+ * @quants: some value is ".quantiles" (hist_fast_quants() runs)
  * @keys: the key parts
  * @vals: the values, hitcount first
  */
