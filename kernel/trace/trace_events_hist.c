@@ -406,9 +406,10 @@ MODULE_PARM_DESC(sort_keys, "sort criteria a hist trigger takes, 2 (upstream's) 
 /*
  * Sort criteria, checked one by one in upstream's order: empty, one too
  * many (when the last one that fits is reached), the field, then its
- * modifier.  A command that finds or controls an existing trigger takes
- * as many as any trigger may have, so that one made before sort_keys
- * was lowered can still be removed.
+ * modifier.  Every command takes the limit in force, as upstream has
+ * its one limit for all (":pause" may create a trigger, and a removal
+ * that does not parse is an error there too): a trigger made with more
+ * criteria than sort_keys now allows is removed after raising it again.
  */
 static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 {
@@ -423,8 +424,8 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 
 	BUILD_BUG_ON(ARRAY_SIZE(too_many) !=
 		     HIST_SORT_KEYS_MAX - HIST_SORT_KEYS_DEFAULT + 1);
-	if (hd->lookup_only || spec->pause || spec->cont || spec->clear)
-		limit = HIST_SORT_KEYS_MAX;
+	/* the text of HIST_ERR_TOO_MANY_SORT_FIELDS says "Max = 2" */
+	BUILD_BUG_ON(HIST_SORT_KEYS_DEFAULT != 2);
 	over = spec->sort_overflow || spec->n_sort > limit;
 
 	if (!spec->n_sort) {
