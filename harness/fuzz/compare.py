@@ -53,11 +53,6 @@ def _(path, cmd, s, o):
     return s[0] == o[0] != 0 and s[1] == '' and o[1] != ''
 
 
-@rule('.percent and .graph on values work (README)')
-def _(path, cmd, s, o):
-    return is_hist(path) and re.search(r'\.(percent|graph)\b', cmd) is not None
-
-
 @rule('synthetic events take short and unsigned short fields (README)')
 def _(path, cmd, s, o):
     return not is_hist(path) and 'short' in cmd and \

@@ -389,10 +389,60 @@ static unsigned long sort_agg(const struct hist_spec_sort *s,
  */
 static unsigned int hist_sort_keys = HIST_SORT_KEYS_DEFAULT;
 
+/* Does a hist trigger of any instance sort by more than @n criteria? */
+static bool hist_sort_keys_in_use(unsigned int n)
+{
+	struct trace_event_file *file;
+	struct event_trigger_data *data;
+	struct hist_data *hd;
+	struct trace_array *tr;
+
+	lockdep_assert_held(&event_mutex);
+	lockdep_assert_held(&trace_types_lock);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
+		list_for_each_entry(file, &tr->events, list) {
+			list_for_each_entry(data, &file->triggers, list) {
+				if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
+					continue;
+				hd = data->private_data;
+				if (hd->n_sort_keys > n)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * Lowering the limit below what a trigger uses fails with -EBUSY: every
+ * trigger must stay removable (and pausable) by the text that made it.
+ * Trigger commands read the limit under event_mutex, so none can slip
+ * past the check.
+ */
 static int sort_keys_set(const char *val, const struct kernel_param *kp)
 {
-	return param_set_uint_minmax(val, kp, HIST_SORT_KEYS_DEFAULT,
-				     HIST_SORT_KEYS_MAX);
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n < HIST_SORT_KEYS_DEFAULT || n > HIST_SORT_KEYS_MAX)
+		return -EINVAL;
+	if (n >= READ_ONCE(hist_sort_keys))
+		return param_set_uint_minmax(val, kp, HIST_SORT_KEYS_DEFAULT,
+					     HIST_SORT_KEYS_MAX);
+	/* the tracing core's order: event_mutex, then trace_types_lock */
+	mutex_lock(&event_mutex);
+	mutex_lock(&trace_types_lock);
+	if (hist_sort_keys_in_use(n))
+		ret = -EBUSY;
+	else
+		ret = param_set_uint_minmax(val, kp, HIST_SORT_KEYS_DEFAULT,
+					    HIST_SORT_KEYS_MAX);
+	mutex_unlock(&trace_types_lock);
+	mutex_unlock(&event_mutex);
+	return ret;
 }
 
 static const struct kernel_param_ops sort_keys_ops = {
@@ -408,8 +458,8 @@ MODULE_PARM_DESC(sort_keys, "sort criteria a hist trigger takes, 2 (upstream's) 
  * many (when the last one that fits is reached), the field, then its
  * modifier.  Every command takes the limit in force, as upstream has
  * its one limit for all (":pause" may create a trigger, and a removal
- * that does not parse is an error there too): a trigger made with more
- * criteria than sort_keys now allows is removed after raising it again.
+ * that does not parse is an error there too); the limit cannot go below
+ * what an existing trigger uses (sort_keys_set()).
  */
 static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 {
@@ -858,18 +908,6 @@ static int hist_trigger_print_op(struct seq_file *m,
 	return hist_trigger_print(m, data);
 }
 
-static struct event_trigger_ops hist_trigger_ops = {
-	.init		= hist_trigger_init,
-	.free		= hist_trigger_free,
-	.print		= hist_trigger_print_op,
-	.trigger	= hist_trigger_probe,
-};
-
-static struct event_trigger_ops *hist_get_trigger_ops(char *cmd, char *param)
-{
-	return &hist_trigger_ops;
-}
-
 /*
  * Switch on what the histogram needs of its trace instance: the clock for
  * timestamps, the conditional snapshot.  All or nothing.  Unlike upstream,
@@ -959,8 +997,8 @@ static void drop_trigger(struct event_trigger_data *data,
 	list_del_rcu(&data->list);
 	update_cond_flag(file);
 	trace_event_trigger_enable_disable(file, 0);
-	if (data->ops->free)
-		data->ops->free(data);
+	if (data->cmd_ops->free)
+		data->cmd_ops->free(data);
 }
 
 static void hist_remove(struct event_trigger_data *data,
@@ -973,8 +1011,8 @@ static void hist_remove(struct event_trigger_data *data,
 	trace_event_trigger_enable_disable(file, 0);
 	tracepoint_synchronize_unregister();
 	hist_disarm(hd);
-	if (data->ops->free)
-		data->ops->free(data);
+	if (data->cmd_ops->free)
+		data->cmd_ops->free(data);
 }
 
 static void hist_unregister(char *glob, struct event_trigger_data *data,
@@ -992,10 +1030,16 @@ static void hist_unregister_all(struct trace_event_file *file)
 {
 	struct event_trigger_data *test, *n;
 
-	/* triggers whose variables are in use stay */
-	list_for_each_entry_safe(test, n, &file->triggers, list)
+	/*
+	 * All or nothing, as upstream: if the variables of any hist trigger
+	 * of the event are in use, truncating the file removes none.
+	 */
+	list_for_each_entry(test, &file->triggers, list)
 		if (test->cmd_ops->trigger_type == ETT_EVENT_HIST &&
-		    !hist_data_is_busy(test->private_data))
+		    hist_data_is_busy(test->private_data))
+			return;
+	list_for_each_entry_safe(test, n, &file->triggers, list)
+		if (test->cmd_ops->trigger_type == ETT_EVENT_HIST)
 			hist_remove(test, file);
 }
 
@@ -1036,7 +1080,11 @@ static void hist_clear(struct hist_data *hd)
 	hist_freeze(hd, false);
 }
 
-/* ":pause", ":cont" and ":clear" on an existing trigger. */
+/*
+ * ":pause", ":cont" and ":clear" on an existing trigger.  One command
+ * does one of them, the first of pause, cont, clear that it names, as
+ * upstream (":pause:clear" pauses and keeps the entries).
+ */
 static int hist_control(struct hist_cmd *cmd, struct event_trigger_data *test,
 			struct hist_spec *spec)
 {
@@ -1045,7 +1093,7 @@ static int hist_control(struct hist_cmd *cmd, struct event_trigger_data *test,
 		WRITE_ONCE(test->paused, true);
 	else if (spec->cont)
 		WRITE_ONCE(test->paused, false);
-	if (spec->clear)
+	else if (spec->clear)
 		hist_clear(test->private_data);
 	return 0;
 }
@@ -1365,6 +1413,72 @@ int hist_kernel_remove(struct trace_event_file *file, const void *owner)
 }
 
 /**
+ * hist_kernel_refilter - replace the filter of a trigger made by
+ *	hist_kernel_add(), in place
+ * @file: the event
+ * @owner: its cookie
+ * @filter: the new filter (what follows "if "), NULL for none
+ *
+ * The trigger stays registered, with its entries and variables, so that
+ * triggers referring to it keep working.  The new filter is made whole
+ * first and only then published; events see the old filter or the new
+ * one, and the old one is freed once none can be running it.  On any
+ * error the trigger is left as it was.
+ *
+ * Context: Process context; takes event_mutex.
+ * Return: 0, -ENOENT if a user removed it, or the filter's error.
+ */
+int hist_kernel_refilter(struct trace_event_file *file, const void *owner,
+			 const char *filter)
+{
+	struct event_filter *new = NULL, *old;
+	struct event_trigger_data *data;
+	char *str = NULL, *parse = NULL, *old_str;
+	int ret = 0;
+
+	if (filter) {
+		str = kstrdup(filter, GFP_KERNEL);
+		parse = kstrdup(filter, GFP_KERNEL);
+		if (!str || !parse) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+	}
+	mutex_lock(&event_mutex);
+	data = find_owned_trigger(file, owner);
+	if (!data) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	if (parse) {
+		ret = create_event_filter(file->tr, file->event_call, parse,
+					  false, &new);
+		if (ret) {
+			/* a filter that failed to parse is never published */
+			if (new)
+				free_event_filter(new);
+			goto out_unlock;
+		}
+	}
+	old = rcu_access_pointer(data->filter);
+	rcu_assign_pointer(data->filter, new);
+	old_str = data->filter_str;
+	data->filter_str = str;
+	str = NULL;
+	update_cond_flag(file);
+	/* no event may still run the old filter */
+	tracepoint_synchronize_unregister();
+	free_event_filter(old);
+	kfree(old_str);
+out_unlock:
+	mutex_unlock(&event_mutex);
+out_free:
+	kfree(parse);
+	kfree(str);
+	return ret;
+}
+
+/**
  * hist_kernel_clear - empty a trigger made by hist_kernel_add()
  * @file: the event
  * @owner: its cookie
@@ -1483,7 +1597,6 @@ u64 hist_elt_tracked(struct hist_data *hd, struct tracing_map_elt *elt,
 
 static struct event_command trigger_hist_cmd = {
 	.flags			= EVENT_CMD_FL_NEEDS_REC,
-	.get_trigger_ops	= hist_get_trigger_ops,
 	.trigger_type		= ETT_EVENT_HIST,
 	.set_filter		= set_trigger_filter,
 	.unreg_all		= hist_unregister_all,
@@ -1491,6 +1604,10 @@ static struct event_command trigger_hist_cmd = {
 	.unreg			= hist_unregister,
 	.reg			= hist_register,
 	.parse			= hist_parse,
+	.trigger		= hist_trigger_probe,
+	.init			= hist_trigger_init,
+	.free			= hist_trigger_free,
+	.print			= hist_trigger_print_op,
 };
 
 __init int register_trigger_hist_cmd(void)
@@ -1523,37 +1640,6 @@ static void hist_toggle(struct event_trigger_data *data,
 			WRITE_ONCE(hist->paused, pause);
 }
 
-/* With a count: only that many times. */
-static void hist_toggle_counted(struct event_trigger_data *data,
-				struct trace_buffer *buffer, void *rec,
-				struct ring_buffer_event *rbe)
-{
-	if (data->count == 0)
-		return;
-	if (data->count != -1)
-		data->count--;
-	hist_toggle(data, buffer, rec, rbe);
-}
-
-static struct event_trigger_ops hist_toggle_ops[2] = {
-	{
-		.init		= event_trigger_init,
-		.free		= event_enable_trigger_free,
-		.print		= event_enable_trigger_print,
-		.trigger	= hist_toggle,
-	}, {
-		.init		= event_trigger_init,
-		.free		= event_enable_trigger_free,
-		.print		= event_enable_trigger_print,
-		.trigger	= hist_toggle_counted,
-	},
-};
-
-static struct event_trigger_ops *hist_toggle_get_ops(char *cmd, char *param)
-{
-	return &hist_toggle_ops[param ? 1 : 0];
-}
-
 /* Truncating the trigger file drops every toggle of this event. */
 static void hist_toggle_drop_all(struct trace_event_file *file)
 {
@@ -1571,8 +1657,12 @@ static void hist_toggle_drop_all(struct trace_event_file *file)
 	.unreg			= event_enable_unregister_trigger,	\
 	.unreg_all		= hist_toggle_drop_all,			\
 	.set_filter		= set_trigger_filter,			\
-	.get_trigger_ops	= hist_toggle_get_ops,			\
 	.trigger_type		= ETT_HIST_ENABLE,			\
+	.trigger		= hist_toggle,				\
+	.count_func		= event_trigger_count,			\
+	.init			= event_trigger_init,			\
+	.free			= event_enable_trigger_free,		\
+	.print			= event_enable_trigger_print,		\
 }
 
 static struct event_command hist_toggle_cmds[] = {
@@ -1747,7 +1837,7 @@ static int hist_show(struct seq_file *m, void *v)
 /* The largest buffer a hist file is opened with (it may grow later). */
 #define HIST_READ_BUF_MAX	(32UL << 20)
 
-static size_t hist_file_size_hint(struct trace_event_file *file)
+static size_t hist_file_size_hint(struct trace_event_file *file, bool json)
 {
 	struct event_trigger_data *data;
 	size_t size = 0;
@@ -1758,10 +1848,13 @@ static size_t hist_file_size_hint(struct trace_event_file *file)
 		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST ||
 		    !hd || !hd->map)
 			continue;
-		size += hist_data_size_hint(hd);
+		size += json ? hist_json_size_hint(hd) :
+			       hist_data_size_hint(hd);
 	}
 	return size;
 }
+
+static int hist_json_file_show(struct seq_file *m, void *v);
 
 /*
  * seq_file wants private_data for itself; the event stays in i_private
@@ -1788,8 +1881,9 @@ static int hist_files_open(struct inode *inode, struct file *file,
 	event_file = event_file_file(file);
 	if (event_file) {
 		hfd->last_pri = hist_file_count(event_file);
-		if (show == hist_show)
-			size = hist_file_size_hint(event_file);
+		if (show == hist_show || show == hist_json_file_show)
+			size = hist_file_size_hint(event_file,
+						   show == hist_json_file_show);
 	}
 	mutex_unlock(&event_mutex);
 	file->private_data = NULL;

@@ -679,8 +679,11 @@ static int synth_event_layout(struct synth_event *se)
 			/* a stack is known by its filter type, as upstream */
 			.filter_type	= field->kind == SYNTH_FIELD_STACK ?
 					  FILTER_STACKTRACE : FILTER_OTHER,
-			.len		= field->kind == SYNTH_FIELD_STR ?
-					  field->size : 0,
+			/*
+			 * No array length: a char[N] field's format line
+			 * reads "char name[]", its size N, as on stock.
+			 */
+			.len		= 0,
 		};
 
 		field->offset = offset;

@@ -865,6 +865,8 @@ static __always_inline void hist_poll_notify(void)
 int hist_kernel_add(struct trace_event_file *file, const char *text,
 		    const void *owner);
 int hist_kernel_remove(struct trace_event_file *file, const void *owner);
+int hist_kernel_refilter(struct trace_event_file *file, const void *owner,
+			 const char *filter);
 int hist_kernel_clear(struct trace_event_file *file, const void *owner);
 int hist_kernel_walk(struct trace_event_file *file, const void *owner,
 		     void (*fn)(struct hist_data *hd,
@@ -879,10 +881,16 @@ u64 hist_elt_tracked(struct hist_data *hd, struct tracing_map_elt *elt,
 /* ---- trace_hist_output.c ---- */
 
 int hist_trigger_print(struct seq_file *m, struct event_trigger_data *data);
+typedef void (*hist_entry_print_fn)(struct seq_file *m, struct hist_data *hd,
+				    void *key, struct tracing_map_elt *elt);
+size_t hist_size_hint(struct hist_data *hd, hist_entry_print_fn print);
 size_t hist_data_size_hint(struct hist_data *hd);
+size_t hist_json_size_hint(struct hist_data *hd);
 void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
 		    struct tracing_map_elt *elt);
 const char *hist_elt_comm(struct tracing_map_elt *elt);
+void hist_print_key_comm(struct seq_file *m, struct hist_data *hd, void *key,
+			 const char *comm);
 void hist_debug_ref(struct seq_file *m, const struct hist_field *ref);
 void hist_data_show(struct seq_file *m, struct event_trigger_data *data,
 		    unsigned int n);
@@ -899,8 +907,7 @@ struct hist_quantile {
 extern const struct hist_quantile hist_quantiles[HIST_QUANTILES];
 void hist_quantiles_read(struct tracing_map_elt *elt, struct hist_field *f,
 			 u64 max, u64 *q);
-u64 hist_agg_value(struct hist_data *hd, struct tracing_map_elt *elt,
-		   struct hist_field *f, u64 v);
+u64 hist_agg_value(struct hist_field *f, u64 v, u64 hits);
 
 /* ---- trace_hist_json.c: the hist.json file (ours) ---- */
 

@@ -40,6 +40,7 @@
  * @action: the snapshot() action
  * @val: the triggering value
  * @taken: a snapshot was taken
+ * @comm: the task name of that entry, for an .execname key
  * @key: the key of the entry that triggered it
  */
 struct hist_snapshot {
@@ -47,6 +48,7 @@ struct hist_snapshot {
 	struct hist_action	*action;
 	u64			val;
 	bool			taken;
+	char			comm[TASK_COMM_LEN];
 	u8			key[HIST_KEY_SIZE_MAX] __aligned(8);
 };
 
@@ -55,6 +57,7 @@ struct hist_snapshot_try {
 	struct hist_snapshot	*snap;
 	u64			val;
 	void			*key;
+	const char		*comm;
 };
 
 static bool beats(enum hist_handler handler, u64 val, u64 old)
@@ -62,16 +65,28 @@ static bool beats(enum hist_handler handler, u64 val, u64 old)
 	return handler == HIST_ON_MAX ? val > old : val != old;
 }
 
-/* Called by the tracing core, under its snapshot lock, before swapping. */
+/*
+ * Called by the tracing core, under its snapshot lock, before swapping.
+ * Every snapshot of the instance comes here while our conditional one is
+ * installed, including unconditional ones (the "snapshot" trigger of
+ * another event, tracing_snapshot()), which pass no data: those are not
+ * taken, as a write of 1 to the snapshot file is refused meanwhile, and
+ * the buffer stays the one our note describes.  (Stock 6.12 dereferences
+ * the missing data and crashes.)
+ */
 static bool snapshot_update(struct trace_array *tr, void *cond_data)
 {
 	struct hist_snapshot_try *try = cond_data;
-	struct hist_snapshot *snap = try->snap;
+	struct hist_snapshot *snap;
 
+	if (!try)
+		return false;
+	snap = try->snap;
 	if (snap->taken && !beats(snap->action->handler, try->val, snap->val))
 		return false;
 	snap->val = try->val;
 	memcpy(snap->key, try->key, snap->hd->key_size);
+	strscpy(snap->comm, try->comm, sizeof(snap->comm));
 	snap->taken = true;
 	return true;
 }
@@ -96,6 +111,7 @@ static void do_action(struct hist_data *hd, struct hist_action *a,
 			.snap = a->snap,
 			.val = val,
 			.key = run->key,
+			.comm = hist_elt_comm(run->elt),
 		};
 
 		tracing_snapshot_cond(hd->event_file->tr, &try);
@@ -883,7 +899,7 @@ void hist_actions_show_snapshot(struct seq_file *m, struct hist_data *hd)
 			   a->handler == HIST_ON_MAX ? "onmax" : "onchange",
 			   a->track_ref->name, a->snap->val);
 		seq_puts(m, "\ttriggered by event with key: ");
-		hist_print_key(m, hd, a->snap->key, NULL);
+		hist_print_key_comm(m, hd, a->snap->key, a->snap->comm);
 		seq_putc(m, '\n');
 	}
 }

@@ -545,7 +545,10 @@ static unsigned long ts_flags(const struct hist_field *f)
 			   HIST_FIELD_FL_TIMESTAMP_USECS);
 }
 
-/* A reference used in an expression consumes the variable it reads. */
+/*
+ * A reference that is an operand of a binary operator consumes the
+ * variable it reads; under a unary minus it does not (as upstream).
+ */
 static void mark_read_once(struct field_ctx *ctx, struct hist_field *f)
 {
 	if (f && f->kind == HIST_KIND_VAR_REF && ctx->hd)
@@ -564,8 +567,10 @@ static struct hist_field *make_op(struct field_ctx *ctx, enum hist_kind kind,
 		hist_field_destroy(b);
 		return fail(ctx, HIST_ERR_TIMESTAMP_MISMATCH, NULL);
 	}
-	mark_read_once(ctx, a);
-	mark_read_once(ctx, b);
+	if (b) {
+		mark_read_once(ctx, a);
+		mark_read_once(ctx, b);
+	}
 
 	f = new_field(kind, HIST_FIELD_FL_EXPR);
 	if (IS_ERR(f)) {
@@ -966,10 +971,10 @@ static void format_field(struct seq_buf *s, const struct hist_field *f)
 		seq_buf_printf(s, "%llu", f->constant);
 		return;
 	case HIST_KIND_VAR_REF:
-		/* upstream's spelling: "$system.event.name" */
-		seq_buf_putc(s, '$');
+		/* stock 6.12.117's spelling, as written: "system.event.$name" */
 		if (f->system)
 			seq_buf_printf(s, "%s.%s.", f->system, f->event_name);
+		seq_buf_putc(s, '$');
 		seq_buf_puts(s, f->name);
 		return;
 	case HIST_KIND_NEG:

@@ -246,14 +246,19 @@ static void json_values(struct seq_file *m, struct hist_data *hd,
 			struct tracing_map_elt *elt)
 {
 	const char *names[HIST_VALS_MAX];
-	u64 q[HIST_QUANTILES];
-	unsigned int i, j, n = 0;
+	unsigned int idx[HIST_VALS_MAX], i, j, n = 0;
+	u64 q[HIST_QUANTILES], vals[HIST_VALS_MAX];
 	bool first = true;
+
+	/* every value of the entry from one pass over the CPUs */
+	for (i = 0; i < hd->n_vals; i++)
+		idx[i] = hd->fields[i]->map_idx;
+	tracing_map_read_sums(elt, idx, hd->n_vals, vals);
 
 	seq_puts(m, "\"values\":{");
 	for (i = 0; i < hd->n_vals; i++) {
 		struct hist_field *f = hd->fields[i];
-		u64 v = tracing_map_read_sum(elt, f->map_idx);
+		u64 v = vals[i];
 
 		/* as the hist file: no hitcount with nohitcount, no expressions */
 		if ((i == 0 && !hd->show_hitcount) ||
@@ -278,7 +283,7 @@ static void json_values(struct seq_file *m, struct hist_data *hd,
 			continue;
 		}
 		if (f->flags & HIST_FIELD_FL_AGG)
-			v = hist_agg_value(hd, elt, f, v);
+			v = hist_agg_value(f, v, vals[0]);
 		hist_json_num(m, f, v);
 	}
 	seq_putc(m, '}');
@@ -338,6 +343,18 @@ static int json_trigger(struct seq_file *m, struct event_trigger_data *data)
 	return 0;
 }
 
+/**
+ * hist_json_size_hint - about how many bytes a histogram takes in hist.json
+ * @hd: the histogram
+ *
+ * Context: event_mutex held.
+ * Return: the estimate in bytes (see hist_size_hint()).
+ */
+size_t hist_json_size_hint(struct hist_data *hd)
+{
+	return hist_size_hint(hd, json_entry);
+}
+
 static int json_hist(struct seq_file *m, struct event_trigger_data *data)
 {
 	struct hist_data *hd = data->private_data;
@@ -357,6 +374,8 @@ static int json_hist(struct seq_file *m, struct event_trigger_data *data)
 	for (i = 0; i < n; i++) {
 		seq_puts(m, i ? ",\n" : "\n");
 		json_entry(m, hd, entries[i]->key, entries[i]->elt);
+		if (!(i & 255))
+			cond_resched();
 	}
 	tracing_map_destroy_sort_entries(entries, n);
 	seq_printf(m, "],\n\"totals\":{\"hits\":%llu,\"entries\":%d,\"dropped\":%llu}}",

@@ -127,6 +127,19 @@ const char *hist_elt_comm(struct tracing_map_elt *elt)
 void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
 		    struct tracing_map_elt *elt)
 {
+	hist_print_key_comm(m, hd, key, hist_elt_comm(elt));
+}
+
+/**
+ * hist_print_key_comm - hist_print_key() with the task name given
+ * @m: where to
+ * @hd: the histogram
+ * @key: the key bytes
+ * @comm: what an .execname key part shows (a copy of an entry's name)
+ */
+void hist_print_key_comm(struct seq_file *m, struct hist_data *hd, void *key,
+			 const char *comm)
+{
 	bool multiline = false;
 	unsigned int i;
 
@@ -150,7 +163,7 @@ void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
 				   (void *)(unsigned long)v);
 		} else if (f->flags & HIST_FIELD_FL_EXECNAME) {
 			seq_printf(m, "%s: %-16s[%10llu]", name,
-				   hist_elt_comm(elt), v);
+				   comm, v);
 		} else if (f->flags & HIST_FIELD_FL_SYSCALL) {
 			const char *sc = get_syscall_name(v);
 
@@ -191,18 +204,62 @@ struct hist_column {
 	u64 max;
 };
 
+#define HIST_PERCENT_NONE	UINT_MAX
+
+/*
+ * @part of @whole in hundredths of a percent, at most 100.00 %: the two
+ * come from one snapshot, but a value read apart from its column (a
+ * sample entry, no column) must not print more than the whole.  Large
+ * values scale @whole down instead of @part up, so nothing wraps.
+ * HIST_PERCENT_NONE for a part of nothing.
+ */
+static unsigned int hist_percent(u64 part, u64 whole)
+{
+	u64 pc;
+
+	if (!whole)
+		return part ? HIST_PERCENT_NONE : 0;
+	if (part < div64_u64(U64_MAX, 10000)) {
+		pc = div64_u64(part * 10000, whole);
+	} else {
+		whole = div64_u64(whole, 10000);
+		if (!whole)
+			return HIST_PERCENT_NONE;
+		pc = div64_u64(part, whole);
+	}
+	return min_t(u64, pc, 10000);
+}
+
+/*
+ * A bar of HIST_GRAPH_WIDTH characters, '#' for each full twentieth of
+ * @max that @val reaches, blanks after; never longer, whatever the two.
+ */
 static void print_bar(struct seq_file *m, u64 val, u64 max)
 {
 	char bar[HIST_GRAPH_WIDTH + 1];
-	unsigned int n = 0;
+	unsigned int pc = hist_percent(val, max), n;
 
-	if (max)
-		n = div64_u64(val * HIST_GRAPH_WIDTH, max);
-	if (!n && val)
-		n = 1;
+	if (pc == HIST_PERCENT_NONE) {
+		seq_printf(m, "%*s", HIST_GRAPH_WIDTH, "[ERROR]");
+		return;
+	}
+	n = min_t(unsigned int, pc * HIST_GRAPH_WIDTH / 10000,
+		  HIST_GRAPH_WIDTH);
 	memset(bar, '#', n);
-	bar[n] = '\0';
-	seq_printf(m, "%-*s", HIST_GRAPH_WIDTH, bar);
+	memset(bar + n, ' ', HIST_GRAPH_WIDTH - n);
+	bar[HIST_GRAPH_WIDTH] = '\0';
+	seq_puts(m, bar);
+}
+
+static void print_percent(struct seq_file *m, const char *name, u64 val,
+			  u64 total)
+{
+	unsigned int pc = hist_percent(val, total);
+
+	if (pc == HIST_PERCENT_NONE)
+		seq_printf(m, "  %s (%%):[ERROR]", name);
+	else
+		seq_printf(m, "  %s (%%): %3u.%02u", name, pc / 100, pc % 100);
 }
 
 /* The quantiles ".quantiles" shows, in thousandths, before the maximum. */
@@ -246,28 +303,24 @@ static void print_quantiles(struct seq_file *m, struct tracing_map_elt *elt,
 
 /**
  * hist_agg_value - what a ".min", ".max" or ".avg" value of an entry shows
- * @hd: the histogram
- * @elt: the entry
  * @f: the value
- * @v: the map field as read (tracing_map_read_sum())
+ * @v: the map field as read (tracing_map_read_sums())
+ * @hits: the entry's hit count, read together with @v
  *
  * Return: an average divided by the hit count (towards zero, signed if
  * the value is), a minimum or maximum that saw no value yet (an entry
  * being created) 0, anything else @v.
  */
-u64 hist_agg_value(struct hist_data *hd, struct tracing_map_elt *elt,
-		   struct hist_field *f, u64 v)
+u64 hist_agg_value(struct hist_field *f, u64 v, u64 hits)
 {
 	enum tracing_map_agg agg = hist_field_map_agg(f);
-	u64 n;
 
 	if (agg >= TRACING_MAP_AVG) {
-		n = hist_elt_hitcount(hd, elt);
-		if (!n)
+		if (!hits)
 			return 0;
 		if (agg == TRACING_MAP_SAVG)
-			return div64_s64(v, n);
-		return div64_u64(v, n);
+			return div64_s64(v, hits);
+		return div64_u64(v, hits);
 	}
 	return v == tracing_map_agg_init(agg) ? 0 : v;
 }
@@ -276,14 +329,14 @@ u64 hist_agg_value(struct hist_data *hd, struct tracing_map_elt *elt,
  * A value's minimum, maximum or average (ours): "  lat.max: N", signed
  * if the value is, in hex with .hex; or its quantiles.
  */
-static void print_agg(struct seq_file *m, struct hist_data *hd,
-		      struct tracing_map_elt *elt, struct hist_field *f, u64 v)
+static void print_agg(struct seq_file *m, struct tracing_map_elt *elt,
+		      struct hist_field *f, u64 v, u64 hits)
 {
 	if (f->flags & HIST_FIELD_FL_QUANT) {
 		print_quantiles(m, elt, f, v);
 		return;
 	}
-	v = hist_agg_value(hd, elt, f, v);
+	v = hist_agg_value(f, v, hits);
 	seq_printf(m, "  %s.%s: ", hist_field_plain_name(f),
 		   hist_field_agg_name(f->flags));
 	if (f->flags & HIST_FIELD_FL_HEX)
@@ -294,14 +347,21 @@ static void print_agg(struct seq_file *m, struct hist_data *hd,
 		seq_printf(m, "%10llu", v);
 }
 
+/*
+ * One entry's values; @snap, if not NULL, holds them as read once for
+ * the column statistics in @cols, so that a line never shows a value
+ * other than the one its column's total and maximum were made of.
+ */
 static void print_vals(struct seq_file *m, struct hist_data *hd,
-		       struct tracing_map_elt *elt, struct hist_column *cols)
+		       struct tracing_map_elt *elt, struct hist_column *cols,
+		       const u64 *snap)
 {
+	u64 hits = snap ? snap[0] : hist_elt_hitcount(hd, elt);
 	unsigned int i;
 
 	for (i = 0; i < hd->n_vals; i++) {
 		struct hist_field *f = hd->fields[i];
-		u64 v = tracing_map_read_sum(elt, f->map_idx);
+		u64 v = snap ? snap[i] : tracing_map_read_sum(elt, f->map_idx);
 		const char *name = hist_field_plain_name(f);
 
 		if (i == 0) {
@@ -313,17 +373,11 @@ static void print_vals(struct seq_file *m, struct hist_data *hd,
 		if (f->flags & HIST_FIELD_FL_EXPR)
 			continue;
 		if (f->flags & HIST_FIELD_FL_AGG) {
-			print_agg(m, hd, elt, f, v);
+			print_agg(m, elt, f, v, hits);
 			continue;
 		}
 		if (f->flags & HIST_FIELD_FL_PERCENT) {
-			u64 total = cols[i].total;
-			unsigned int pc = 0;
-
-			if (total)
-				pc = div64_u64(v * 10000, total);
-			seq_printf(m, "  %s: %6u.%02u%%", name, pc / 100,
-				   pc % 100);
+			print_percent(m, name, v, cols[i].total);
 		} else if (f->flags & HIST_FIELD_FL_GRAPH) {
 			seq_printf(m, "  %s: ", name);
 			print_bar(m, v, cols[i].max);
@@ -339,31 +393,78 @@ static void print_vals(struct seq_file *m, struct hist_data *hd,
 	seq_putc(m, '\n');
 }
 
+/* Does any value of @hd show its share of its column (.percent/.graph)? */
+static bool hist_has_columns(struct hist_data *hd)
+{
+	unsigned int j;
+
+	for (j = 0; j < hd->n_vals; j++)
+		if (hd->fields[j]->flags &
+		    (HIST_FIELD_FL_PERCENT | HIST_FIELD_FL_GRAPH))
+			return true;
+	return false;
+}
+
+/* The map indices of @hd's values, for tracing_map_read_sums(). */
+static void hist_val_idx(struct hist_data *hd, unsigned int *idx)
+{
+	unsigned int j;
+
+	for (j = 0; j < hd->n_vals; j++)
+		idx[j] = hd->fields[j]->map_idx;
+}
+
 static int show_entries(struct seq_file *m, struct hist_data *hd)
 {
 	struct tracing_map_sort_entry **entries;
 	struct hist_column cols[HIST_VALS_MAX] = {};
-	unsigned int i, j;
+	unsigned int idx[HIST_VALS_MAX], i, j, nv = hd->n_vals;
+	u64 row[HIST_VALS_MAX], *snap = NULL;
 	int n;
 
 	n = tracing_map_sort_entries(hd->map, hd->sort_keys, hd->n_sort_keys,
 				     &entries);
 	if (n < 0)
 		return n;
+	hist_val_idx(hd, idx);
 
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < hd->n_vals; j++) {
-			u64 v = tracing_map_read_sum(entries[i]->elt,
-						     hd->fields[j]->map_idx);
+	/*
+	 * Events go on updating the entries while they are printed: each
+	 * entry's values are read once, in one pass over the CPUs, and
+	 * both the column statistics and the lines are made from that
+	 * copy (@snap when there are columns, else @row per line).
+	 */
+	if (n && hist_has_columns(hd)) {
+		snap = kvmalloc_array(n, nv * sizeof(*snap), GFP_KERNEL);
+		if (!snap) {
+			tracing_map_destroy_sort_entries(entries, n);
+			return -ENOMEM;
+		}
+		for (i = 0; i < n; i++) {
+			u64 *r = snap + (size_t)i * nv;
 
-			cols[j].total += v;
-			cols[j].max = max(cols[j].max, v);
+			tracing_map_read_sums(entries[i]->elt, idx, nv, r);
+			for (j = 0; j < nv; j++) {
+				cols[j].total += r[j];
+				cols[j].max = max(cols[j].max, r[j]);
+			}
+			if (!(i & 255))
+				cond_resched();
 		}
 	}
 	for (i = 0; i < n; i++) {
+		u64 *r = row;
+
+		if (snap)
+			r = snap + (size_t)i * nv;
+		else
+			tracing_map_read_sums(entries[i]->elt, idx, nv, row);
 		hist_print_key(m, hd, entries[i]->key, entries[i]->elt);
-		print_vals(m, hd, entries[i]->elt, cols);
+		print_vals(m, hd, entries[i]->elt, cols, r);
+		if (!(i & 255))
+			cond_resched();
 	}
+	kvfree(snap);
 	tracing_map_destroy_sort_entries(entries, n);
 	return n;
 }
@@ -371,6 +472,7 @@ static int show_entries(struct seq_file *m, struct hist_data *hd)
 struct hist_sample {
 	struct seq_file	*m;
 	struct hist_data *hd;
+	hist_entry_print_fn print;
 	unsigned int	n;
 	unsigned int	fitted;
 	size_t		bytes;
@@ -380,14 +482,12 @@ struct hist_sample {
 
 static void hist_sample_one(struct tracing_map_elt *elt, void *arg)
 {
-	struct hist_column cols[HIST_VALS_MAX] = {};
 	struct hist_sample *hs = arg;
 
 	if (hs->n >= HIST_SAMPLE_ENTRIES || seq_has_overflowed(hs->m))
 		return;
 	hs->n++;
-	hist_print_key(hs->m, hs->hd, tracing_map_elt_key(elt), elt);
-	print_vals(hs->m, hs->hd, elt, cols);
+	hs->print(hs->m, hs->hd, tracing_map_elt_key(elt), elt);
 	/* only entries that fitted whole count */
 	if (!seq_has_overflowed(hs->m)) {
 		hs->fitted++;
@@ -396,11 +496,12 @@ static void hist_sample_one(struct tracing_map_elt *elt, void *arg)
 }
 
 /**
- * hist_data_size_hint - about how many bytes hist_data_show() will print
+ * hist_size_hint - about how many bytes the entries of a histogram take
  * @hd: the histogram
+ * @print: prints one entry as the file does
  *
- * The hist file is a single_open() seq_file: whenever the output does not
- * fit its buffer, seq_file doubles the buffer and prints everything
+ * The hist files are single_open() seq_files: whenever the output does
+ * not fit the buffer, seq_file doubles the buffer and prints everything
  * again, sort included, so a large histogram used to be sorted and
  * printed a dozen times.  Opening it with a buffer of about the right
  * size avoids that: a few entries are printed into a scratch buffer and
@@ -410,10 +511,10 @@ static void hist_sample_one(struct tracing_map_elt *elt, void *arg)
  * Context: event_mutex held.
  * Return: the estimate in bytes.
  */
-size_t hist_data_size_hint(struct hist_data *hd)
+size_t hist_size_hint(struct hist_data *hd, hist_entry_print_fn print)
 {
 	struct seq_file m = { .size = 2 * PAGE_SIZE };
-	struct hist_sample hs = { .m = &m, .hd = hd };
+	struct hist_sample hs = { .m = &m, .hd = hd, .print = print };
 	unsigned int entries = tracing_map_used(hd->map);
 	size_t per_entry;
 
@@ -428,6 +529,28 @@ size_t hist_data_size_hint(struct hist_data *hd)
 	kfree(m.buf);
 	/* a quarter more for longer entries and entries still coming */
 	return PAGE_SIZE + (size_t)entries * (per_entry + per_entry / 4);
+}
+
+/* One line of the hist file, for hist_size_hint(). */
+static void hist_text_entry(struct seq_file *m, struct hist_data *hd,
+			    void *key, struct tracing_map_elt *elt)
+{
+	struct hist_column cols[HIST_VALS_MAX] = {};
+
+	hist_print_key(m, hd, key, elt);
+	print_vals(m, hd, elt, cols, NULL);
+}
+
+/**
+ * hist_data_size_hint - about how many bytes hist_data_show() will print
+ * @hd: the histogram
+ *
+ * Context: event_mutex held.
+ * Return: the estimate in bytes (see hist_size_hint()).
+ */
+size_t hist_data_size_hint(struct hist_data *hd)
+{
+	return hist_size_hint(hd, hist_text_entry);
 }
 
 /**

@@ -22,7 +22,7 @@
  * interrupt or NMI firing an event while a task's event is being
  * aggregated), so each CPU has one buffer per nesting level and a local_t
  * depth counter; an event nested deeper than HIST_KEY_NEST_MAX is not
- * aggregated.
+ * aggregated and counts among the histogram's drops.
  */
 #include <linux/kernel.h>
 #include <linux/lockdep.h>
@@ -63,17 +63,16 @@ static __always_inline u64 read_num(const void *p, enum hist_kind kind)
 	}
 }
 
-/* ilog2 of the value rounded up to a power of two; 0 for 0, 1 and
- * values whose rounding would not fit in 64 bits.
+/*
+ * The .log2 bucket: the exponent of the value rounded up to a power of
+ * two, 0 for 0 and 1, and 64 for values above 2^63 (whose rounding does
+ * not fit in 64 bits), as stock 6.12.117's order_base_2().
  */
 static u64 log2_bucket(u64 val)
 {
-	unsigned int bits;
-
 	if (val <= 1)
 		return 0;
-	bits = fls64(val - 1);
-	return bits == 64 ? 0 : bits;
+	return fls64(val - 1);
 }
 
 static u64 field_value(struct hist_field *f, struct hist_run *run);
@@ -433,8 +432,11 @@ void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 	preempt_disable_notrace();
 	kb = this_cpu_ptr(&hist_key_bufs);
 	depth = local_inc_return(&kb->depth) - 1;
-	if (unlikely(depth >= HIST_KEY_NEST_MAX))
+	if (unlikely(depth >= HIST_KEY_NEST_MAX)) {
+		/* no buffers left at this depth: shown as "Dropped" */
+		tracing_map_count_drop(hd->map);
 		goto out;
+	}
 	run.key = kb->buf[depth];
 	run.refs = kb->refs[depth];
 	run.params = kb->params[depth];
@@ -544,6 +546,13 @@ void hist_fast_prepare(struct hist_data *hd)
 		return;
 	fp->quants = 0;
 	for (i = 0; i < hd->n_vals; i++) {
+		/*
+		 * Only value 0 is counted without looking: a hitcount asked
+		 * for again (vals=hitcount.hex, .percent, .graph) has no
+		 * record field to read, so it takes the full path.
+		 */
+		if (i && hd->fields[i]->kind == HIST_KIND_HITCOUNT)
+			return;
 		if (hd->fields[i]->map_idx != i ||
 		    !hist_fast_field_init(hd->fields[i], &fp->vals[i], true))
 			return;

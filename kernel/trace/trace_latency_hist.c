@@ -536,12 +536,49 @@ static int lh_group_add(struct lh_group *g)
 	return 0;
 }
 
-/* wakeup/pid changed: rebuild the triggers that follow the tasks */
+/*
+ * wakeup/pid changed: give every trigger of @g that follows the tasks and
+ * exists the filter of the pid now set, in place, so that one kept by a
+ * user's reference (a half-disabled group) changes as well; the missing
+ * ones take it when the group is enabled again.
+ */
 static int lh_wakeup_refilter(struct lh_group *g)
 {
-	int ret = lh_group_remove(g, false);
+	struct trace_event_file *file;
+	unsigned int i;
+	char *filter;
+	int ret;
 
-	return ret ?: lh_group_add(g);
+	for (i = 0; i < g->n_defs; i++) {
+		struct lh_trig *t = &g->trigs[i];
+
+		if (!g->defs[i].pid_field || !t->added)
+			continue;
+		filter = lh_filter(&g->defs[i]);
+		if (!filter)
+			return -ENOMEM;
+		file = lh_file(g, i);
+		if (IS_ERR(file)) {
+			/* a user removed the event, and the trigger with it */
+			kfree(filter);
+			t->added = false;
+			continue;
+		}
+		ret = hist_kernel_refilter(file, t, filter);
+		trace_put_event_file(file);
+		if (ret == -ENOENT) {
+			kfree(filter);
+			t->added = false;
+			continue;
+		}
+		if (ret) {
+			kfree(filter);
+			return ret;
+		}
+		kfree(t->filter);
+		t->filter = filter;
+	}
+	return 0;
 }
 
 /* ---- enable/, reset and wakeup/pid: numbers read and written ---- */
@@ -872,18 +909,18 @@ static int lh_pid_set(void *data, unsigned long val)
 	if (val == old)
 		return 0;
 	WRITE_ONCE(lh_wakeup_pid, val);
-	/* a group not (or no longer) complete takes the pid when enabled */
-	for (i = 0; i < g->n_defs; i++)
-		if (!g->trigs[i].added)
-			return 0;
 	ret = lh_wakeup_refilter(g);
 	if (ret) {
 		/* back to the old pid, with all triggers following it */
 		WRITE_ONCE(lh_wakeup_pid, old);
-		lh_group_remove(g, false);
-		lh_group_add(g);
+		lh_wakeup_refilter(g);
+		return ret;
 	}
-	return ret;
+	/* no wakeup time stamp of a task the new filter does not follow */
+	for (i = 0; i < g->n_defs; i++)
+		if (lh_feeds(&g->defs[i]))
+			lh_trig_walk(g, i, NULL, NULL);
+	return 0;
 }
 
 static ssize_t lh_pid_read(struct file *filp, char __user *ubuf,

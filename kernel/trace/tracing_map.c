@@ -611,6 +611,82 @@ u64 tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i)
 	return sum;
 }
 
+#ifdef TRACING_MAP_PENDING
+/*
+ * The fields @idx[0..@n) of @elt pending in slot @p, all from one stable
+ * reading of the slot (rule (C)), folded into @vals; nothing if the slot
+ * holds another element or kept moving.
+ */
+static void tracing_map_pend_fold(struct tracing_map_pend *p,
+				  struct tracing_map_elt *elt,
+				  const unsigned int *idx, unsigned int n,
+				  u64 *vals)
+{
+	u64 got[TRACING_MAP_FIELDS_MAX];
+	enum tracing_map_agg agg;
+	unsigned long seq;
+	unsigned int tries, j;
+
+	for (tries = 0; tries < TRACING_MAP_PEND_TRIES; tries++) {
+		seq = READ_ONCE(p->seq);
+		/* Rule (C): pairs with the second smp_wmb() of a switch. */
+		smp_rmb();
+		if (READ_ONCE(p->elt) != elt)
+			return;
+		for (j = 0; j < n; j++)
+			got[j] = local64_read(&p->sums[idx[j]]);
+		/* Rule (C): pairs with the first smp_wmb() of a switch. */
+		smp_rmb();
+		if (!(seq & 1) && READ_ONCE(p->seq) == seq) {
+			for (j = 0; j < n; j++) {
+				agg = elt->map->fields[idx[j]].agg;
+				vals[j] = tracing_map_agg_fold(agg, vals[j],
+							       got[j]);
+			}
+			return;
+		}
+		cpu_relax();
+	}
+}
+#endif
+
+/**
+ * tracing_map_read_sums() - Read several value fields of @elt at once.
+ * @elt: The element.
+ * @idx: The field indices, at most %TRACING_MAP_FIELDS_MAX of them.
+ * @n: How many.
+ * @vals: Receives field @idx[j] in @vals[j].
+ *
+ * What tracing_map_read_sum() gives for each, with one pass over the
+ * CPUs' pending slots for all of them rather than one per field.
+ *
+ * Context: Any context, NMI-safe.
+ */
+void tracing_map_read_sums(struct tracing_map_elt *elt,
+			   const unsigned int *idx, unsigned int n, u64 *vals)
+{
+	unsigned int j;
+#ifdef TRACING_MAP_PENDING
+	struct tracing_map *map = elt->map;
+	u32 e = tracing_map_elt_idx(elt);
+	int cpu;
+#endif
+
+	n = min_t(unsigned int, n, TRACING_MAP_FIELDS_MAX);
+	for (j = 0; j < n; j++)
+		vals[j] = (u64)atomic64_read(&elt->fields[idx[j]]);
+#ifdef TRACING_MAP_PENDING
+	/* Rule (C): the counters before the slots. */
+	smp_rmb();
+	for_each_possible_cpu(cpu) {
+		struct tracing_map_pend *p;
+
+		p = tracing_map_pend_slot(map, per_cpu_ptr(map->pcpu, cpu), e);
+		tracing_map_pend_fold(p, elt, idx, n, vals);
+	}
+#endif
+}
+
 /**
  * tracing_map_update_val() - Put @val into value field @i of @elt.
  * @elt: The element.
@@ -785,6 +861,20 @@ u64 tracing_map_read_hits(struct tracing_map *map)
 u64 tracing_map_read_drops(struct tracing_map *map)
 {
 	return tracing_map_sum_pcpu(map, true);
+}
+
+/**
+ * tracing_map_count_drop() - Count an update its user had to give up.
+ * @map: The map.
+ *
+ * For an update refused before it reached the map (its user ran out of
+ * room of its own): it shows among the drops as a full map's do.
+ *
+ * Context: Any context, preemption disabled.
+ */
+void tracing_map_count_drop(struct tracing_map *map)
+{
+	tracing_map_count(&map->pcpu->drops);
 }
 
 /* Numeric comparators: the sign of a - b, computed without overflow. */

@@ -374,6 +374,9 @@ u64 tracing_map_read_var_once(struct tracing_map_elt *elt, unsigned int i);
 u64 tracing_map_read_hits(struct tracing_map *map);
 unsigned int tracing_map_used(struct tracing_map *map);
 u64 tracing_map_read_drops(struct tracing_map *map);
+void tracing_map_count_drop(struct tracing_map *map);
+void tracing_map_read_sums(struct tracing_map_elt *elt,
+			   const unsigned int *idx, unsigned int n, u64 *vals);
 
 /**
  * tracing_map_update_sum() - Add @n to sum field @i of @elt.

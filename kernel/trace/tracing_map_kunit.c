@@ -850,6 +850,18 @@ static void tmk_test_pending_sums(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tmk_raw(b), tmk_pending ? m : m + 100);
 	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(b, TMK_SUM_IDX), m + 100);
 
+	/* all fields in one pass read what one at a time reads */
+	{
+		unsigned int idx[2] = { TMK_SUM_IDX, TMK_SUM_IDX };
+		u64 vals[2];
+
+		tracing_map_read_sums(a, idx, 2, vals);
+		KUNIT_EXPECT_EQ(test, vals[0], 15);
+		KUNIT_EXPECT_EQ(test, vals[1], 15);
+		tracing_map_read_sums(b, idx, 1, vals);
+		KUNIT_EXPECT_EQ(test, vals[0], m + 100);
+	}
+
 	/* nested in an update of this CPU: straight to the element */
 	pc = this_cpu_ptr(map->pcpu);
 	local_inc(&pc->busy);
@@ -1513,6 +1525,29 @@ static void tmk_test_pending_concurrent(struct kunit *test)
 			(u64)n_threads * TMK_PEND_ROUNDS * TMK_PEND_BURST);
 }
 
+/* Drops counted by the map's user add to the full map's, and clear. */
+static void tmk_test_count_drop(struct kunit *test)
+{
+	struct tracing_map *map;
+	unsigned int i;
+
+	map = tmk_u64_map(test, TRACING_MAP_BITS_MIN, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, tracing_map_init(map), 0);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), 0);
+	for (i = 0; i < 3; i++) {
+		preempt_disable();
+		tracing_map_count_drop(map);
+		preempt_enable();
+	}
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), 3);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_hits(map), 0);
+	KUNIT_EXPECT_NOT_NULL(test, tmk_insert(map, 1));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), 3);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_hits(map), 1);
+	tracing_map_clear(map);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_drops(map), 0);
+}
+
 static void tmk_test_clear(struct kunit *test)
 {
 	struct tmk_counts *counts = tmk_new_counts(test, 0);
@@ -1938,6 +1973,7 @@ static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tmk_test_quantiles),
 	KUNIT_CASE(tmk_test_quant_layout),
 	KUNIT_CASE(tmk_test_clear),
+	KUNIT_CASE(tmk_test_count_drop),
 	KUNIT_CASE(tmk_test_sort),
 	KUNIT_CASE(tmk_test_sort_memcmp_tie),
 	KUNIT_CASE(tmk_test_cmp_fns),
