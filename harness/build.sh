@@ -72,9 +72,10 @@ else
 	rm -f "$frag.new"
 fi
 
-say "build: $variant kernel (log: $out/build.log)"
+say "build: $variant kernel on Linux $(base_version "$src") (log: $out/build.log)"
 start=$(date +%s)
-if ! "${kmake[@]}" bzImage modules >"$out/build.log" 2>&1; then
+echo "# base: Linux $(base_version "$src") ($variant, debug=$debug)" >"$out/build.log"
+if ! "${kmake[@]}" bzImage modules >>"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -40 >&2
 	die "kernel build failed, see $out/build.log"
 fi

@@ -12,9 +12,37 @@ base_ok() {
 		grep -q '^PATCHLEVEL = 12$' "$BASE_DIR/Makefile"
 }
 
+# The Debian version of the package the tree was unpacked from (empty for
+# a tree unpacked before it was recorded).
+have_deb() { cat "$BASE_DIR/.harness-unpacked" 2>/dev/null || true; }
+
+# Everything made from the base: stale once the base changes.  (ccache
+# stays: it keys on the preprocessed source, so it can never serve an
+# object of the old tree.)
+drop_derived() {
+	rm -rf "$CACHE_DIR/src-ours" "$CACHE_DIR"/build-* "$CACHE_DIR/series" \
+		"$CACHE_DIR"/docs-*
+}
+
+# A warm cache must test what a fresh machine would: at most every
+# BASE_CHECK_MINUTES (30), ask the archive which version it serves, and
+# unpack it again if that is not the one the cache holds.  OFFLINE=1
+# skips the look-up (and says so).
+stamp=$CACHE_DIR/apt/checked
+refresh=0
 if base_ok; then
-	echo "$BASE_DIR"
-	exit 0
+	if [ "${OFFLINE:-0}" = 1 ]; then
+		[ -f "$CACHE_DIR/offline-said" ] || say "base: OFFLINE=1, not asking the archive for a newer $BASE_PKG"
+		touch "$CACHE_DIR/offline-said"
+		echo "$BASE_DIR"
+		exit 0
+	fi
+	rm -f "$CACHE_DIR/offline-said"
+	if [ -n "$(find "$stamp" -mmin "-${BASE_CHECK_MINUTES:-30}" 2>/dev/null)" ]; then
+		echo "$BASE_DIR"
+		exit 0
+	fi
+	refresh=1
 fi
 
 # The first URI that serves a plain release suite (not -security/-updates).
@@ -63,10 +91,32 @@ apt_opts=(-o "Dir::State=$apt_dir" -o "Dir::State::Lists=$apt_dir/lists"
 	  -o "Dir::Etc::PreferencesParts=$apt_dir/etc/preferences.d"
 	  -o "APT::Sandbox::User=root" -o "Debug::NoLocking=1")
 
+if [ "$refresh" = 1 ]; then
+	if ! apt-get "${apt_opts[@]}" -qq update 2>/dev/null; then
+		say "base: the archive did not answer; testing the cached $(base_version) (deb $(have_deb))"
+		echo "$BASE_DIR"
+		exit 0
+	fi
+	cand=$(apt-cache "${apt_opts[@]}" policy "$BASE_PKG" 2>/dev/null |
+		awk '$1 == "Candidate:" { print $2 }')
+	touch "$stamp"
+	if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then
+		say "base: the archive lists no $BASE_PKG; testing the cached $(base_version)"
+		echo "$BASE_DIR"
+		exit 0
+	fi
+	if [ "$cand" = "$(have_deb)" ]; then
+		echo "$BASE_DIR"
+		exit 0
+	fi
+	say "base: the archive serves $BASE_PKG $cand, the cache holds ${BASE_PKG} $(have_deb || true) ($(base_version)): refreshing"
+	rm -f "$apt_dir"/dl/*.deb
+fi
+
 deb=$(ls "$apt_dir"/dl/${BASE_PKG}_*.deb 2>/dev/null | tail -n 1 || true)
 if [ -z "$deb" ]; then
 	say "download: $BASE_PKG from $BASE_SUITE"
-	apt-get "${apt_opts[@]}" -qq update
+	[ "$refresh" = 1 ] || apt-get "${apt_opts[@]}" -qq update
 	(cd "$apt_dir/dl" && apt-get "${apt_opts[@]}" -qq download "$BASE_PKG")
 	deb=$(ls "$apt_dir"/dl/${BASE_PKG}_*.deb | tail -n 1)
 fi
@@ -81,10 +131,14 @@ tarball=$(ls "$work"/deb/usr/src/linux-source-"$BASE_VERSION".tar.* | head -n 1)
 [ -f "$tarball" ] || die "no source tarball in $deb"
 tar -C "$work" -xf "$tarball"
 [ -d "$work/linux-source-$BASE_VERSION" ] || die "unexpected tarball layout"
-touch "$work/linux-source-$BASE_VERSION/.harness-unpacked"
+dpkg-deb -f "$deb" Version >"$work/linux-source-$BASE_VERSION/.harness-unpacked"
+drop_derived
 rm -rf "$CACHE_DIR/base"
 mkdir -p "$CACHE_DIR/base"
 mv "$work/linux-source-$BASE_VERSION" "$BASE_DIR"
 rm -rf "$work"
 base_ok || die "unpacked tree at $BASE_DIR is not Linux $BASE_VERSION"
+mkdir -p "$(dirname "$stamp")"
+touch "$stamp"
+say "base: Linux $(base_version) (Debian $BASE_PKG $(have_deb))"
 echo "$BASE_DIR"

@@ -114,6 +114,21 @@ ours_tc=$( (cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard 
 	fi
 } | awk 'NF > 1' >"$root/harness/suites"
 
+# What report.sh must find results for: per suite the number of results
+# ftracetest gives for the files sent (twice for "flags: instance"), the
+# test modules, and the KUnit suites of the options built in.
+manifest=$out.manifest
+{
+	while read -r name files; do
+		n=0
+		for f in $files; do
+			n=$((n + 1))
+			grep -qE '^# flags:.*\binstance\b' "$root/ftrace/$f" && n=$((n + 1))
+		done
+		echo "suite $name $n"
+	done <"$root/harness/suites"
+} >"$manifest"
+
 # Test modules: loaded one at a time by the guest ("modules" suite).
 kver=$(ls "$root/lib/modules" 2>/dev/null | head -n 1)
 {
@@ -126,6 +141,14 @@ kver=$(ls "$root/lib/modules" 2>/dev/null | head -n 1)
 		echo "synth_event_gen_test_upstream /harness/modules/synth_event_gen_test_upstream.ko"
 	fi
 } | { if [ -n "${TESTS:-}" ]; then grep -E -- "$TESTS" || true; else cat; fi; } >"$root/harness/modtests"
+awk '{ print "module " $1 }' "$root/harness/modtests" >>"$manifest"
+if [ -z "${TESTS:-}" ] && [ "$mode" = check ]; then
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/config/kunit-suites.txt" |
+	while read -r opt suites; do
+		grep -qx "$opt=y" "$build/.config" || continue
+		for k in $suites; do echo "kunit $k"; done
+	done >>"$manifest"
+fi
 
 # make stress's cases (harness/stress/cases/, in whatever suite they run)
 # take their helpers and test module from /harness/stress; STRESS_SHORT=1,

@@ -35,3 +35,53 @@ build_dir() {
 		"$HARNESS_DIR/build.sh" "$1" "$2" | tail -n 1
 	fi
 }
+
+# The base tree's kernel version (e.g. 6.12.117), read from its Makefile.
+base_version() {
+	local mk=${1:-$BASE_DIR}/Makefile
+	[ -f "$mk" ] || { echo unknown; return; }
+	awk -F' = ' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
+		$1 == "SUBLEVEL" { s = $2 } END { print v "." p "." s }' "$mk"
+}
+
+# Apply a patch to a tree with no fuzz and, unless the third argument is
+# "offset-ok", at exactly the lines it names.  On failure the patch is not
+# applied at all and what did not match is printed (file and hunk).
+apply_exact() {	# tree patch [offset-ok]
+	local tree=$1 pf=$2 out
+	if ! out=$(patch -p1 -d "$tree" --dry-run --batch --forward --fuzz=0 \
+			-r - --no-backup-if-mismatch <"$pf" 2>&1); then
+		printf '%s\n' "$out" | grep -E 'FAILED|checking file|patching file|malformed|[Rr]eversed|can.t find' >&2
+		return 1
+	fi
+	if [ "${3:-}" != offset-ok ] && printf '%s\n' "$out" | grep -qE 'offset|fuzz'; then
+		printf '%s\n' "$out" | grep -E 'checking file|offset|fuzz' >&2
+		printf '%s\n' "(context found at other lines: regenerate the patch on this base)" >&2
+		return 1
+	fi
+	patch -s -p1 -d "$tree" --batch --forward --fuzz=0 -r - --no-backup-if-mismatch <"$pf"
+}
+
+# The base version last verified (make check green, make diff and make
+# series-check on it): one line, in the repository.
+BASE_VERIFIED_FILE=$HARNESS_DIR/base-version
+
+# One line naming the base; a warning when it is not the verified one.
+base_banner() {
+	local v verified deb
+	v=$(base_version)
+	deb=$(cat "$BASE_DIR/.harness-unpacked" 2>/dev/null || true)
+	verified=$(cat "$BASE_VERIFIED_FILE" 2>/dev/null || echo none)
+	say "base: Linux $v (Debian $BASE_PKG ${deb:-?}); last verified: $verified"
+	if [ "$v" != "$verified" ]; then
+		say "WARNING: the base is $v but the project was last verified on $verified"
+		say "WARNING: (harness/base-version); results may differ from the last green run"
+	fi
+}
+
+# Apply one of harness/patches/ to a tree exactly (apply_exact), or stop
+# the run naming the patch, the base and the hunk that did not match.
+apply_base_patch() {	# tree patch-file
+	apply_exact "$1" "$2" ||
+		die "patch $(basename "$2") does not apply exactly to the base $(base_version "$1") (above: the hunk)"
+}

@@ -13,13 +13,15 @@ base=$("$HARNESS_DIR/fetch-base.sh")
 src=$CACHE_DIR/src-ours
 state=$src/.harness
 
-if [ ! -f "$state/created" ] || [ "$(cat "$state/created")" != "$base" ]; then
+# The tree is of one base: its path and version.
+base_id="$base $(base_version "$base") $(cat "$base/.harness-unpacked" 2>/dev/null || true)"
+if [ ! -f "$state/created" ] || [ "$(cat "$state/created")" != "$base_id" ]; then
 	say "overlay: creating $src from the base (hard links)"
 	rm -rf "$src"
 	mkdir -p "$CACHE_DIR"
 	cp -al "$base" "$src"
 	mkdir -p "$state"
-	echo "$base" >"$state/created"
+	echo "$base_id" >"$state/created"
 fi
 
 restore_from_base() {	# path relative to the tree
@@ -49,7 +51,9 @@ if [ "$(cat "$state/patches.sum" 2>/dev/null)" != "$sum" ]; then
 					mv "$src/$f.tmp.$$" "$src/$f"
 			done
 		say "overlay: applying $p"
-		patch -s -p1 -d "$src" --no-backup-if-mismatch <"$pf" || die "patch $p does not apply"
+		# Exactly or not at all: no fuzz, no offset.  A patch whose
+		# context moved stops the build with the patch and hunk named.
+		apply_base_patch "$src" "$pf"
 	done
 	echo "$sum" >"$state/patches.sum"
 fi

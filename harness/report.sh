@@ -2,14 +2,19 @@
 # Read a guest console log and say what happened.
 #   report.sh MODE CONSOLE_LOG RESULTS_LOG KERNEL_CONFIG
 # Prints a result per suite, the names of failed and skipped tests, and a
-# last line "N passed, N failed, N skipped".  Exits non-zero on any failure,
+# last line "<base version>: N passed, N failed, N skipped".  Exits non-zero on any failure,
 # on a kernel warning/splat anywhere in the log, or if the guest did not
 # finish.
 . "$(dirname "$0")/lib.sh"
 
 mode=$1 log=$2 results=$3 config=$4
+# What was sent (initramfs.sh): "suite NAME N" (N results expected),
+# "module NAME", "kunit SUITE"; empty for modes other than check.
+manifest=${5:-/dev/null}
+skips=${EXPECTED_SKIPS:-$HARNESS_DIR/config/expected-skips.txt}
 [ -f "$log" ] || die "no console log $log"
 [ -f "$results" ] || die "no results log $results"
+[ "$manifest" = /dev/null ] || [ -f "$manifest" ] || die "no manifest $manifest"
 
 # hist.json documents the tests sent: valid JSON, checked on the host
 json_ok=1
@@ -17,10 +22,24 @@ if [ "$mode" = check ]; then
 	python3 "$HARNESS_DIR/json-check.py" "$results" || json_ok=0
 fi
 
-awk -v mode="$mode" -v config="$config" -v tests="${TESTS:-}" -v json_ok="$json_ok" '
+awk -v mode="$mode" -v config="$config" -v tests="${TESTS:-}" -v json_ok="$json_ok" \
+	-v base="${HARNESS_BASE_VERSION:-unknown}" -v manifest="$manifest" -v skips="$skips" '
+# A skip fails unless expected-skips.txt lists it (or it is pending).
+function skip_ok(suite, name,   i) {
+	if (suite == "pending")
+		return 1
+	for (i = 1; i <= nskip; i++)
+		if (skip_suite[i] == suite && name ~ skip_re[i])
+			return 1
+	return 0
+}
 function add(suite, name, res) {
 	if (tests != "" && suite == "kunit" && name !~ tests)
 		return
+	if (res == "skipped" && !skip_ok(suite, name)) {
+		res = "failed"
+		name = name " (skipped, not in expected-skips.txt)"
+	}
 	if (!(suite in seen)) { order[++nsuites] = suite; seen[suite] = 1 }
 	n[suite, res]++
 	total[res]++
@@ -31,13 +50,39 @@ BEGIN {
 	while ((getline line < config) > 0)
 		if (line ~ /^CONFIG_KUNIT=y/) kunit_on = 1
 	bad_re = ENVIRON["KERNEL_REPORT_RE"]
+	while ((getline line < manifest) > 0) {
+		split(line, f, " ")
+		if (f[1] == "suite") { sent[f[2]] = f[3]; sent_order[++nsent] = f[2] }
+		else if (f[1] == "module") modules_sent++
+		else if (f[1] == "kunit") { ksent[f[2]] = 1; ksent_order[++nksent] = f[2] }
+	}
+	while ((getline line < skips) > 0) {
+		if (line ~ /^#/ || line !~ /\t/)
+			continue
+		split(line, f, "\t")
+		skip_suite[++nskip] = f[1]
+		skip_re[nskip] = f[2]
+	}
 }
 { sub(/\r$/, "") }
 # The kernel console (first file): reports, KUnit, the end marker.
 FILENAME == ARGV[1] && $0 ~ bad_re { bad[++nbad] = FNR ": " $0 }
 FILENAME == ARGV[1] && /^@@DONE/ { done = 1 }
-# KUnit (KTAP): test cases are the 4-space-indented results of a suite.
-FILENAME == ARGV[1] && /^    # Subtest: / { ksuite = $3 }
+# KUnit (KTAP): test cases are the 4-space-indented results of a suite,
+# after its plan "    1..N"; the result of the suite itself is not indented.
+FILENAME == ARGV[1] && /^    # Subtest: / { ksuite = $3; kseen[ksuite] = 1; kcases[ksuite] = 0 }
+FILENAME == ARGV[1] && /^    1\.\.[0-9]+$/ { kplan[ksuite] = substr($1, 4) + 0; next }
+FILENAME == ARGV[1] && /^(not )?ok [0-9]+ [^ ]/ {
+	line = $0
+	st = line ~ /^not ok/ ? "not ok" : "ok"
+	sub(/^(not )?ok [0-9]+ /, "", line)
+	skipped_suite = line ~ /# SKIP/
+	sub(/ # .*/, "", line)
+	kdone[line] = st
+	if (st == "not ok" || skipped_suite)
+		kbad[++nkbad] = line (skipped_suite ? " (skipped)" : " (failed outside or across its cases)")
+	next
+}
 FILENAME == ARGV[1] && /^    (not )?ok [0-9]+ / {
 	line = $0
 	sub(/^    /, "", line)
@@ -46,6 +91,7 @@ FILENAME == ARGV[1] && /^    (not )?ok [0-9]+ / {
 	else sub(/^ok [0-9]+ /, "", line)
 	if (line ~ /# SKIP/) res = "skipped"
 	sub(/ # .*/, "", line)
+	kcases[ksuite]++
 	add("kunit", ksuite "." line, res)
 	next
 }
@@ -55,8 +101,19 @@ FILENAME == ARGV[1] { next }
 /^@@LOG-END/ { in_log = 0; next }
 in_log { next }
 /^@@SUITE / { suite = $2; in_suite = 1; started[suite] = 1; if (!(suite in seen)) { order[++nsuites] = suite; seen[suite] = 1 }; next }
-/^@@SUITE-END / { ended[$2] = 1; in_suite = 0; next }
+/^@@SUITE-END / {
+	ended[$2] = 1; in_suite = 0
+	rc = $3; sub(/^rc=/, "", rc); src[$2] = rc + 0
+	next
+}
+# the totals ftracetest prints, to compare with the result lines read
+in_suite && /^# of [a-z()]+[a-z ()]*: +[0-9]+$/ { ftotal[suite] += $NF; has_ftotal[suite] = 1; next }
+# A test that writes to this port itself (the differential probes) puts
+# its output between its name and its result.
+in_suite && /^\[[0-9]+\] / && !/\t\[[A-Z]+\]$/ { split_name = $0; next }
+in_suite && split_name != "" && /^\t\[[A-Z]+\]$/ { $0 = split_name $0; split_name = "" }
 in_suite && /^\[[0-9]+\].*\t\[[A-Z]+\]$/ {
+	split_name = ""
 	res = $0
 	sub(/.*\t\[/, "", res); sub(/\]$/, "", res)
 	name = $0
@@ -65,6 +122,7 @@ in_suite && /^\[[0-9]+\].*\t\[[A-Z]+\]$/ {
 	else if (res == "UNSUPPORTED" || res == "UNTESTED") r = "skipped"
 	else r = "failed"
 	add(suite, name, r)
+	nres[suite]++
 }
 END {
 	fail = 0
@@ -82,6 +140,48 @@ END {
 		print "kunit: no KUnit results in the console log"
 		fail = 1
 	}
+	# Everything sent must have run, every result counted.
+	for (i = 1; i <= nsent; i++) {
+		s = sent_order[i]
+		if (!(s in started)) {
+			printf "%s: suite missing (%d tests sent, no result)\n", s, sent[s]
+			fail = 1
+			continue
+		}
+		if (nres[s] != sent[s]) {
+			printf "%s: %d results for %d tests sent\n", s, nres[s] + 0, sent[s]
+			fail = 1
+		}
+		if (s in ended && !has_ftotal[s]) {
+			printf "%s: ftracetest printed no totals (aborted?)\n", s
+			fail = 1
+		} else if (s in ended && ftotal[s] != nres[s]) {
+			printf "%s: ftracetest counted %d results, %d read\n", s, ftotal[s], nres[s] + 0
+			fail = 1
+		}
+		if (s in ended && src[s] != 0 && n[s, "failed"] == 0) {
+			printf "%s: ftracetest exited %d with no failed test\n", s, src[s]
+			fail = 1
+		}
+	}
+	if (modules_sent && n["modules", "passed"] + n["modules", "failed"] < 2 * modules_sent) {
+		printf "modules: %d results for %d modules sent\n", n["modules", "passed"] + n["modules", "failed"], modules_sent
+		fail = 1
+	}
+	for (i = 1; i <= nksent; i++) {
+		k = ksent_order[i]
+		if (!(k in kseen) || !(k in kdone)) {
+			printf "kunit: suite %s did not run to its end\n", k
+			fail = 1
+		} else if (!(k in kplan) || kplan[k] != kcases[k]) {
+			printf "kunit: suite %s printed %d cases of its plan of %d\n", k, kcases[k], kplan[k]
+			fail = 1
+		}
+	}
+	for (i = 1; i <= nkbad; i++) {
+		printf "kunit: suite %s\n", kbad[i]
+		fail = 1
+	}
 	if (!done) { print "guest did not finish (no @@DONE): crash, hang or timeout"; fail = 1 }
 	if (!json_ok) { print "hist.json: invalid documents (above)"; fail = 1 }
 	if (nbad) {
@@ -90,6 +190,6 @@ END {
 		fail = 1
 	}
 	if (mode == "check")
-		printf "%d passed, %d failed, %d skipped\n", total["passed"], total["failed"] + fail, total["skipped"]
+		printf "%s: %d passed, %d failed, %d skipped\n", base, total["passed"], total["failed"] + fail, total["skipped"]
 	exit (fail || total["failed"]) ? 1 : 0
 }' "$log" "$results"

@@ -6,6 +6,10 @@
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-check}
+"$HARNESS_DIR/fetch-base.sh" >/dev/null
+base_banner
+HARNESS_BASE_VERSION=$(base_version)
+export HARNESS_BASE_VERSION
 [ "$mode" = check ] && "$HARNESS_DIR/selftest.sh"
 variant=${BASE:-ours}
 debug=${DEBUG:-0}
@@ -55,11 +59,15 @@ fi
 results=$logdir/results-$tag-$mode.log
 say "boot: $tag guest, console log $log (timeout ${timeout}s)"
 start=$(date +%s)
-: >"$log"
+# Every log starts by naming the base and the kernel it is a log of.
+header="@@BASE Linux $HARNESS_BASE_VERSION ($variant, debug=$debug, $mode)"
+echo "$header" >"$log"
+echo "$header" >"$results"
 set +e
 # ttyS0: kernel console (for KUnit and kernel reports); ttyS1: test results.
 timeout --foreground -k 10 "$timeout" "${qemu[@]}" -display none -monitor none \
-	-serial "file:$log" -serial stdio </dev/null | stdbuf -o0 tr -d '\r' | tee "$results" |
+	-chardev "file,id=con0,path=$log,append=on" -serial chardev:con0 \
+	-serial stdio </dev/null | stdbuf -o0 tr -d '\r' | tee -a "$results" |
 	awk -v mode="$mode" '
 		/^@@SUITE /      { print "[harness] suite: " $2; fflush(); next }
 		/^@@SUITE-END /  { print "[harness] suite done: " $2 " " $3; fflush(); next }
@@ -73,4 +81,6 @@ qrc=${PIPESTATUS[0]}
 set -e
 say "guest finished in $(( $(date +%s) - start ))s (qemu exit $qrc)"
 [ "$qrc" = 124 ] && say "guest timed out after ${timeout}s"
-"$HARNESS_DIR/report.sh" "$mode" "$log" "$results" "$build/.config"
+manifest=/dev/null
+[ "$mode" = check ] && manifest=$initrd.manifest
+"$HARNESS_DIR/report.sh" "$mode" "$log" "$results" "$build/.config" "$manifest"

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 d=$HARNESS_DIR/selftest
-out=$(TESTS='' "$HARNESS_DIR/report.sh" check "$d/console.log" "$d/results.log" "$d/kconfig") && rc=0 || rc=$?
+out=$(TESTS='' HARNESS_BASE_VERSION=6.12.0 EXPECTED_SKIPS="$d/expected-skips.txt" "$HARNESS_DIR/report.sh" check "$d/console.log" "$d/results.log" "$d/kconfig" "$d/manifest") && rc=0 || rc=$?
 if [ "$rc" = 0 ]; then
 	die "selftest: report.sh passed a run with failures"
 fi
@@ -23,3 +23,37 @@ fi
 python3 "$HARNESS_DIR/json-check.py" "$d/json-good.log" >/dev/null ||
 	die "selftest: json-check.py refused a valid document"
 say "selftest: report parser ok"
+
+# Base patches apply exactly or stop the build naming patch and hunk: each
+# patch on the files it touches, as the base has them, then again with
+# one context line of its first hunk changed.
+base=$("$HARNESS_DIR/fetch-base.sh")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for pf in "$HARNESS_DIR"/patches/[0-9]*.patch; do
+	p=$(basename "$pf")
+	rm -rf "$tmp/tree" && mkdir -p "$tmp/tree"
+	grep -E '^\+\+\+ ' "$pf" | sed -e 's/^+++ [^/]*\///' -e 's/[[:space:]].*//' | while read -r f; do
+		[ -e "$base/$f" ] || continue
+		mkdir -p "$tmp/tree/$(dirname "$f")"
+		cp "$base/$f" "$tmp/tree/$f"
+	done
+	cp -a "$tmp/tree" "$tmp/pristine"
+	# one line of context (a line starting with a blank) of the first hunk
+	awk 'BEGIN { done = 0 } /^@@/ { hunk++ }
+		hunk == 1 && !done && /^ [^ ]/ { print " XX-selftest" substr($0, 2); done = 1; next }
+		{ print }' "$pf" >"$tmp/bad.patch"
+	cmp -s "$pf" "$tmp/bad.patch" && { rm -rf "$tmp/pristine"; continue; }
+	cp "$tmp/bad.patch" "$tmp/$p"
+	if out=$( (apply_base_patch "$tmp/tree" "$tmp/$p") 2>&1); then
+		die "selftest: $p applied with a changed context line"
+	fi
+	case $out in
+	*"patch $p does not apply exactly"*"Hunk #1 FAILED"*|*"Hunk #1 FAILED"*"patch $p does not apply exactly"*) ;;
+	*) die "selftest: a changed context line of $p did not name the patch and hunk: $out" ;;
+	esac
+	diff -r "$tmp/pristine" "$tmp/tree" >/dev/null ||
+		die "selftest: a failed $p left the tree changed"
+	rm -rf "$tmp/pristine" "$tmp/$p"
+done
+say "selftest: base patches stop on a changed context line"

@@ -71,7 +71,7 @@ field() { # step-file key -> the values of its "key:" lines
 final_maint=$(mktemp)
 trap 'rm -f "$final_maint" "$final_maint".*' EXIT
 cp "$base/MAINTAINERS" "$final_maint"
-patch -s -p1 --batch --forward --no-backup-if-mismatch "$final_maint" <"$patch_dir/$MAINTAINERS_PATCH" ||
+patch -s -p1 --batch --forward --fuzz=0 --no-backup-if-mismatch "$final_maint" <"$patch_dir/$MAINTAINERS_PATCH" ||
 	die "$MAINTAINERS_PATCH does not apply"
 entry_f=$(grep -E '^\+F:' "$patch_dir/$MAINTAINERS_PATCH" | sed 's/^+F:[[:space:]]*//')
 entry_name=$(grep -E '^\+[A-Z]' "$patch_dir/$MAINTAINERS_PATCH" | grep -v '^+[A-Z]:' | head -n 1 | sed 's/^+//')
@@ -124,7 +124,7 @@ for step in "$steps_dir"/[0-9]*.txt; do
 	done
 	for p in $(field "$step" patches); do
 		[ -f "$patch_dir/$p" ] || die "$(basename "$step"): no patch $p"
-		patch -s -p1 --batch --forward -d "$repo" --no-backup-if-mismatch <"$patch_dir/$p" ||
+		apply_exact "$repo" "$patch_dir/$p" offset-ok ||
 			die "$(basename "$step"): $p does not apply"
 		used_patches="$used_patches $p"
 	done
@@ -182,9 +182,10 @@ mkdir -p "$out"
 g format-patch -q --cover-letter --base=base --no-signature --abbrev=12 \
 	-o "$out" base..series >/dev/null
 cover=$(ls "$out"/0000-cover-letter.patch)
-python3 - "$cover" "$steps_dir/cover.txt" <<'EOF'
+python3 - "$cover" "$steps_dir/cover.txt" "$base_version" <<'EOF'
 import sys
 path, text = sys.argv[1], open(sys.argv[2]).read().rstrip('\n').split('\n')
+text = [l.replace('@BASE_VERSION@', sys.argv[3]) for l in text]
 s = open(path).read()
 s = s.replace('*** SUBJECT HERE ***', text[0], 1)
 s = s.replace('*** BLURB HERE ***', '\n'.join(text[2:] if len(text) > 1 and text[1] == '' else text[1:]), 1)
