@@ -15,7 +15,7 @@ H := harness
 
 SERIES_OUT  ?= out/series
 
-.PHONY: help check run shell build print-base checkpatch diff fuzz stress \
+.PHONY: help check check-debug run shell build print-base checkpatch diff fuzz stress \
 	series series-check docs bench profile clean-cache
 
 help:
@@ -31,6 +31,16 @@ check:
 	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh)
 	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) $(H)/docs.sh)
 	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) SERIES_FULL=0 $(H)/series-check.sh)
+
+# The DEBUG=1 part of CI (.ci/run): the lifetime and regression tests and
+# every KUnit case, then the fuzz and stress smokes, on the kernel with
+# KASAN, kmemleak, lockdep and UBSAN, whose reports fail the run.
+DEBUG_TESTS := regress|lifecycle|instance|rmdir|module|busy|remove|named|poll|^(tracing_map|hist_trigger_parse|hist_expr|hist_json)\.
+
+check-debug:
+	@DEBUG=1 TESTS='$(DEBUG_TESTS)' $(H)/run.sh check
+	@$(SAME_BASE) DEBUG=1 FUZZ_SMOKE=1 NO_BUILD=1 $(H)/fuzz.sh
+	@$(SAME_BASE) DEBUG=1 STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh
 
 run:
 	@$(H)/run.sh run

@@ -27,8 +27,11 @@ frag=$out/harness.config
 		# option must exist in the base (not one the project adds).
 		have=1
 		if [ "$variant" = ours ]; then
+			# a feature of ours whose files are gone is an error,
+			# never an option quietly left off (its tests would skip)
 			for f in $files; do
-				[ -f "$REPO_DIR/$f" ] || have=0
+				[ -f "$REPO_DIR/$f" ] ||
+					die "$opt needs $f, which the repository does not have"
 			done
 		else
 			grep -rqsxE --include='Kconfig*' "(menu)?config ${opt#CONFIG_}[[:space:]]*" "$src" || have=0
@@ -79,7 +82,30 @@ if ! "${kmake[@]}" bzImage modules >>"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -40 >&2
 	die "kernel build failed, see $out/build.log"
 fi
+# No warning in a file of ours, at W=1 too: the project's C files are
+# compiled once more with W=1 (ccache keeps both builds cheap).
+own_c=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- \
+	'kernel/*.c' 'samples/*.c' | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+own_o=$(for f in $own_c; do
+	o=${f%.c}.o
+	[ -f "$out/$o" ] && echo "$o"
+done)
+if [ "$variant" = ours ] && [ -n "$own_o" ]; then
+	# shellcheck disable=SC2086
+	"${kmake[@]}" W=1 $own_o >"$out/build-w1.log" 2>&1 ||
+		{ cat "$out/build-w1.log" >&2; die "W=1 build of the project's files failed"; }
+fi
+warn=$(cat "$out/build.log" "$out/build-w1.log" 2>/dev/null | grep -E 'warning:' |
+	while read -r l; do
+		for f in $own_c; do
+			case $l in *"$f:"*) echo "$l"; break ;; esac
+		done
+	done | sort -u)
 grep -E 'warning:' "$out/build.log" >&2 || true
+if [ "$variant" = ours ] && [ -n "$warn" ]; then
+	echo "$warn" >&2
+	die "warnings in the project's files (above): fix them"
+fi
 rm -rf "$out/modroot"
 "${kmake[@]}" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install >/dev/null 2>&1 ||
 	die "modules_install failed"
