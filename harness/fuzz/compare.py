@@ -152,6 +152,72 @@ def _(path, cmd, s, o):
         msg(s[1]) == 'Invalid action param' and LITERAL_PARAM.search(cmd) is not None
 
 
+def hist_attr_items(cmd, names):
+    """The comma-separated items of every "name=" attribute of a hist command."""
+    n = 0
+    body = cmd.split(' if ')[0]
+    for part in body.split(':')[1:]:
+        key, _, val = part.partition('=')
+        if key.strip() in names and val:
+            n += len(val.split(','))
+    return n
+
+
+HIST_ATTRS = ('keys', 'key', 'vals', 'val', 'values', 'sort', 'size',
+              'name', 'clock')
+
+
+def hist_var_defs(cmd):
+    """Variable definitions ("x=...") of a hist command, handlers aside."""
+    n = 0
+    body = cmd.split(' if ')[0]
+    for part in body.split(':')[1:]:
+        if '(' in part.split('=')[0]:
+            continue
+        for item in part.split(','):
+            key, eq, _ = item.partition('=')
+            if eq and re.fullmatch(r'\s*\w+\s*', key) and \
+                    key.strip() not in HIST_ATTRS:
+                n += 1
+    return n
+
+
+@rule('ours takes 8 keys and 16 values (stock 3 and 3 with the hitcount, '
+      'refused without an error_log entry; README): ours accepts it or '
+      'reports another error of the command')
+def _(path, cmd, s, o):
+    if not is_hist(path) or s[0] != 22 or s[1] != '':
+        return False
+    keys = hist_attr_items(cmd, ('keys', 'key'))
+    vals = hist_attr_items(cmd, ('vals', 'val', 'values'))
+    return keys > 3 or vals + 1 > 3
+
+
+@rule('ours takes 32 variables (stock 6.12.117: 16, "Too many variables '
+      'defined"; README): ours accepts it or reports another error')
+def _(path, cmd, s, o):
+    return is_hist(path) and msg(s[1]) == 'Too many variables defined' and \
+        hist_var_defs(cmd) > 16 and msg(o[1]) != 'Too many variables defined'
+
+
+@rule('known, not deliberate: an action named trace<more>() is trace() for '
+      'stock (a prefix match), a synthetic event of that name for ours')
+def _(path, cmd, s, o):
+    return is_hist(path) and s[0] == o[0] == 22 and \
+        re.search(r'\)\.trace\w+\(', cmd) is not None and \
+        msg(o[1]) == "Couldn't find synthetic event"
+
+
+@rule('known, not deliberate: a reference with no name ("system.event.$"): '
+      'ours logs "Couldn\'t find variable" before stock\'s "Couldn\'t find '
+      'field"')
+def _(path, cmd, s, o):
+    return is_hist(path) and s[0] == o[0] == 22 and \
+        re.search(r'\.\$(:|,|$| )', cmd) is not None and \
+        msg(s[1]) == "Couldn't find field" and \
+        msg(o[1]) == "Couldn't find variable" and "Couldn't find field" in o[1]
+
+
 @rule('.execname on a value: stock sums the pids under that name, ours '
       'rejects it (Invalid field modifier)')
 def _(path, cmd, s, o):
