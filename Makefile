@@ -25,12 +25,21 @@ help:
 # same tree whatever the archive serves meanwhile.
 SAME_BASE := BASE_CHECK_MINUTES=1000000
 
+# Each step that passed is noted in SUMMARY (report.sh adds its counts);
+# the last line of a run that passed sums them all.  A failed step
+# stops the run with its own report last.
+SUMMARY = $${HARNESS_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/hist-harness}/logs/summary-$@.txt
+STEP = HARNESS_SUMMARY=$(SUMMARY)
+DONE = && echo "step $(1)" >>$(SUMMARY)
+
 check:
-	@$(H)/run.sh check
-	@$(SAME_BASE) FUZZ_SMOKE=1 $(H)/fuzz.sh
-	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh)
-	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) $(H)/docs.sh)
-	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) SERIES_FULL=0 $(H)/series-check.sh)
+	@mkdir -p "$$(dirname $(SUMMARY))" && : >$(SUMMARY)
+	@$(STEP) RUN_LABEL=tests $(H)/run.sh check $(call DONE,tests)
+	@$(STEP) $(SAME_BASE) FUZZ_SMOKE=1 $(H)/fuzz.sh $(call DONE,fuzz-smoke)
+	@$(if $(filter stock,$(BASE)),true,$(STEP) RUN_LABEL=stress $(SAME_BASE) STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh $(call DONE,stress-smoke))
+	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) $(H)/docs.sh $(call DONE,docs))
+	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) SERIES_FULL=0 $(H)/series-check.sh $(call DONE,series-check))
+	@$(H)/summary.sh $(SUMMARY)
 
 # The DEBUG=1 part of CI (.ci/run): the lifetime and regression tests and
 # every KUnit case, then the fuzz and stress smokes, on the kernel with
@@ -38,9 +47,11 @@ check:
 DEBUG_TESTS := regress|lifecycle|instance|rmdir|module|busy|remove|named|poll|^(tracing_map|hist_trigger_parse|hist_expr|hist_json)\.
 
 check-debug:
-	@DEBUG=1 TESTS='$(DEBUG_TESTS)' $(H)/run.sh check
-	@$(SAME_BASE) DEBUG=1 FUZZ_SMOKE=1 NO_BUILD=1 $(H)/fuzz.sh
-	@$(SAME_BASE) DEBUG=1 STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh
+	@mkdir -p "$$(dirname $(SUMMARY))" && : >$(SUMMARY)
+	@$(STEP) RUN_LABEL=debug-tests DEBUG=1 TESTS='$(DEBUG_TESTS)' $(H)/run.sh check $(call DONE,debug-tests)
+	@$(STEP) $(SAME_BASE) DEBUG=1 FUZZ_SMOKE=1 NO_BUILD=1 $(H)/fuzz.sh $(call DONE,debug-fuzz-smoke)
+	@$(STEP) RUN_LABEL=debug-stress $(SAME_BASE) DEBUG=1 STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh $(call DONE,debug-stress-smoke)
+	@$(H)/summary.sh $(SUMMARY)
 
 run:
 	@$(H)/run.sh run

@@ -80,23 +80,39 @@ select_tc() {	# files or dirs (relative to /ftrace) -> filtered list
 	done | { if [ -n "${TESTS:-}" ]; then grep -E -- "$TESTS" || true; else cat; fi; } |
 	while read -r t; do is_pending "$t" || echo "$t"; done
 }
-# The runnable examples of the project's Documentation/trace/*.rst, for
-# harness/guest/tests/doc-examples.tc (ours only: the base's documents
-# have none).
+# The harness's own checks of the guest (harness/guest/tests/, not part of
+# the kernel series) run in the same suite, as test.d/harness/.
+mkdir -p "$root/ftrace/test.d/harness"
+cp "$HARNESS_DIR"/guest/tests/*.tc "$root/ftrace/test.d/harness/"
+
+# The runnable examples of the project's Documentation/trace/*.rst (ours
+# only: the base's documents have none), each one test case of its own,
+# test.d/harness/docex-NNN-name.tc, which runs it with
+# harness/guest/docex/lib.sh.
 mkdir -p "$root/harness/docex"
 if [ "$variant" = ours ]; then
 	(cd "$REPO_DIR" && python3 "$HARNESS_DIR/docs/examples.py" gen "$root/harness/docex" \
 		$(git ls-files --cached --others --exclude-standard -- 'Documentation/trace/*.rst')) ||
 		die "the runnable examples of Documentation/trace do not parse"
-	n=$(ls "$root/harness/docex" | grep -c '[.]sh$' || true)
+	cp "$HARNESS_DIR/guest/docex/lib.sh" "$root/harness/docex-lib.sh"
+	n=0
+	for ex in "$root"/harness/docex/*.sh; do
+		[ -f "$ex" ] || continue
+		n=$((n + 1))
+		stem=$(basename "$ex" .sh)
+		where=$(sed -n '2s/^# \(.*\): example .*/\1/p' "$ex")
+		{
+			echo '#!/bin/sh'
+			echo '# SPDX-License-Identifier: GPL-2.0'
+			echo "# description: harness - documentation example $stem ($where) runs as shown"
+			echo '# requires: events/sched/sched_waking/inject'
+			echo '. /harness/docex-lib.sh'
+			echo "run_example /harness/docex/$stem"
+			echo 'exit 0'
+		} >"$root/ftrace/test.d/harness/docex-$stem.tc"
+	done
 	[ "$n" -gt 0 ] || die "no runnable example in Documentation/trace"
-	echo "$n" >"$root/harness/docex/COUNT"
 fi
-
-# The harness's own checks of the guest (harness/guest/tests/, not part of
-# the kernel series) run in the same suite, as test.d/harness/.
-mkdir -p "$root/ftrace/test.d/harness"
-cp "$HARNESS_DIR"/guest/tests/*.tc "$root/ftrace/test.d/harness/"
 ours_tc=$( (cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- 'tools/testing/selftests/ftrace/test.d/*.tc' |
 	sed 's|^tools/testing/selftests/ftrace/||'); cd "$root/ftrace" && ls test.d/harness/*.tc)
 {

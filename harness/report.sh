@@ -23,7 +23,8 @@ if [ "$mode" = check ]; then
 fi
 
 awk -v mode="$mode" -v config="$config" -v tests="${TESTS:-}" -v json_ok="$json_ok" \
-	-v base="${HARNESS_BASE_VERSION:-unknown}" -v manifest="$manifest" -v skips="$skips" '
+	-v base="${HARNESS_BASE_VERSION:-unknown}" -v manifest="$manifest" -v skips="$skips" \
+	-v summary="${HARNESS_SUMMARY:-}" -v label="${RUN_LABEL:-$mode}" '
 # A skip fails unless expected-skips.txt lists it (or it is pending).
 function skip_ok(suite, name,   i) {
 	if (suite == "pending")
@@ -189,7 +190,10 @@ END {
 		for (i = 1; i <= nbad && i <= 20; i++) print "  line " bad[i]
 		fail = 1
 	}
-	if (mode == "check")
+	if (mode == "check") {
 		printf "%s: %d passed, %d failed, %d skipped\n", base, total["passed"], total["failed"] + fail, total["skipped"]
+		if (summary != "")
+			printf "results %s %s %d %d %d\n", label, base, total["passed"], total["failed"] + fail, total["skipped"] >> summary
+	}
 	exit (fail || total["failed"]) ? 1 : 0
 }' "$log" "$results"

@@ -154,7 +154,10 @@ def gen(outdir, files):
             if cmd.split()[0] == 'cat':
                 sh.append('workload >/dev/null 2>&1')
             sh.append(f'echo "@@CMD {k + 1}"')
-            sh.append(f'{{ {cmd}\n}} 2>/dev/null')
+            # every documented command must succeed: a failure is
+            # reported (run_example() in harness/guest/docex/lib.sh)
+            sh.append(f'{{ {cmd}\n}}')
+            sh.append(f'rc=$?; [ $rc = 0 ] || echo "@@RC {k + 1} $rc"')
         sh += [hidden_cmd(c) for c in ex.hidden['cleanup']]
         sh.append('exit 0')
         with open(stem + '.sh', 'w') as f:

@@ -27,7 +27,10 @@
  * goes to stdout, one "@@FUZZ-..." line each, read by harness/fuzz.sh:
  *
  *   @@FUZZ-NOLOG <seq> <errno> <path>\t<text>   rejected, error_log empty
- *   @@FUZZ-ODD <seq> <what>                     a write returned nonsense
+ *   @@FUZZ-ODD <seq> <what>                     a write returned nonsense, a read
+ *                                               failed other than ENOENT/ENODEV,
+ *                                               an mkdir/rmdir other than EEXIST,
+ *                                               ENOENT or EBUSY
  *   @@FUZZ-UNCLEAN <seq> <what>                 state left after the undo
  *   @@FUZZ-FIXTURE <seq> <errno> <path>\t<text> a V write failed
  *   @@FUZZ-RESULT <case> <errno|0> <error_log>  (-d) one per W
@@ -216,6 +219,54 @@ static void errlog_text(const char *log, char *dst, size_t sz)
 	}
 }
 
+/*
+ * An accepted command that makes a hist trigger must show: the trigger
+ * file lists a hist trigger, and the event's hist and hist.json read
+ * whole (hist.json one JSON object).  Control commands (:pause, :cont,
+ * :clear) and removals change no listing, so only new triggers count.
+ */
+static void check_accepted(const char *rel, const char *text)
+{
+	char dir[1024], path[1100];
+	const char *t = text;
+	size_t len = strlen(rel);
+	ssize_t n;
+
+	while (*t == ' ' || *t == '\t')
+		t++;
+	if (strncmp(t, "hist:", 5) || strstr(t, ":pause") || strstr(t, ":cont") ||
+	    strstr(t, ":clear") || len < 8 || strcmp(rel + len - 8, "/trigger"))
+		return;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(len - 8), rel);
+	snprintf(path, sizeof(path), "%s/trigger", dir);
+	path_of(dir, sizeof(dir), path);
+	n = slurp(dir);
+	if (n >= 0 && strncmp(rdbuf, "hist:", 5) && !strstr(rdbuf, "\nhist:")) {
+		n_odd++;
+		out("@@FUZZ-ODD %ld accepted but not listed in %s: %s\n", seq,
+		    path, text);
+		return;
+	}
+	snprintf(path, sizeof(path), "%.*s/hist", (int)(len - 8), rel);
+	path_of(dir, sizeof(dir), path);
+	n = slurp(dir);
+	if (n < 0 || !strstr(rdbuf, "# event histogram")) {
+		n_odd++;
+		out("@@FUZZ-ODD %ld accepted, but %s reads %s\n", seq, path,
+		    n < 0 ? strerror((int)-n) : "no histogram");
+		return;
+	}
+	snprintf(path, sizeof(path), "%.*s/hist.json", (int)(len - 8), rel);
+	path_of(dir, sizeof(dir), path);
+	n = slurp(dir);
+	if (n < 0 || (n < BUFSZ - 1 &&
+		      (rdbuf[0] != '{' || n < 2 || strcmp(rdbuf + n - 2, "}\n")))) {
+		n_odd++;
+		out("@@FUZZ-ODD %ld accepted, but %s reads %s\n", seq, path,
+		    n < 0 ? strerror((int)-n) : "no JSON object");
+	}
+}
+
 static void op_write(char op, const char *rel, const char *text)
 {
 	char log[1024], msg[4096];
@@ -242,6 +293,8 @@ static void op_write(char op, const char *rel, const char *text)
 		out("@@FUZZ-FIXTURE %ld %d %s\t%s\n", seq, err, rel, text);
 		return;
 	}
+	if (op == 'W' && !err)
+		check_accepted(rel, text);
 	if (op != 'W' || !err)
 		return;
 	/* The file is gone (its event or instance was removed): no write. */
@@ -256,13 +309,44 @@ static void op_write(char op, const char *rel, const char *text)
 	}
 }
 
+/*
+ * A read may find its file gone (the event or instance was removed:
+ * ENOENT, or ENODEV for a file removed while open); any other error is
+ * one the oracle does not accept.
+ */
 static void op_read(const char *rel)
 {
 	char path[1024];
+	ssize_t n;
 
 	path_of(path, sizeof(path), rel);
-	slurp(path);
+	n = slurp(path);
 	n_reads++;
+	if (n < 0 && n != -ENOENT && n != -ENODEV) {
+		n_odd++;
+		out("@@FUZZ-ODD %ld read of %s failed: %s\n", seq, rel,
+		    strerror((int)-n));
+	}
+}
+
+/*
+ * mkdir and rmdir of instances: an instance that exists (EEXIST), does
+ * not (ENOENT) or is in use (EBUSY) says so; anything else is reported.
+ */
+static void op_dir(char op, const char *rel)
+{
+	char path[1024];
+	int ret, err;
+
+	path_of(path, sizeof(path), rel);
+	ret = op == 'M' ? mkdir(path, 0755) : rmdir(path);
+	err = errno;
+	if (!ret || err == ENOENT || (op == 'M' && err == EEXIST) ||
+	    (op == 'D' && err == EBUSY))
+		return;
+	n_odd++;
+	out("@@FUZZ-ODD %ld %s %s failed: %s\n", seq,
+	    op == 'M' ? "mkdir" : "rmdir", rel, strerror(err));
 }
 
 /* --- cleaning up and checking the state ------------------------------- */
@@ -687,18 +771,10 @@ int main(int argc, char **argv)
 				op_read(a);
 			break;
 		case 'M':
-		case 'D': {
-			char path[1024];
-
-			if (!a)
-				break;
-			path_of(path, sizeof(path), a);
-			if (line[0] == 'M')
-				mkdir(path, 0755);
-			else
-				rmdir(path);
+		case 'D':
+			if (a)
+				op_dir(line[0], a);
 			break;
-		}
 		case 'C':
 			unclean = 0;
 			clean(a, 1);
