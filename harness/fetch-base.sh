@@ -31,13 +31,11 @@ drop_derived() {
 stamp=$CACHE_DIR/apt/checked
 refresh=0
 if base_ok; then
+	# (run.sh's first lines say that the archive was not asked)
 	if [ "${OFFLINE:-0}" = 1 ]; then
-		[ -f "$CACHE_DIR/offline-said" ] || say "base: OFFLINE=1, not asking the archive for a newer $BASE_PKG"
-		touch "$CACHE_DIR/offline-said"
 		echo "$BASE_DIR"
 		exit 0
 	fi
-	rm -f "$CACHE_DIR/offline-said"
 	if [ -n "$(find "$stamp" -mmin "-${BASE_CHECK_MINUTES:-30}" 2>/dev/null)" ]; then
 		echo "$BASE_DIR"
 		exit 0

@@ -73,6 +73,9 @@ base_banner() {
 	deb=$(cat "$BASE_DIR/.harness-unpacked" 2>/dev/null || true)
 	verified=$(cat "$BASE_VERIFIED_FILE" 2>/dev/null || echo none)
 	say "base: Linux $v (Debian $BASE_PKG ${deb:-?}); last verified: $verified"
+	if [ "${OFFLINE:-0}" = 1 ]; then
+		say "base: OFFLINE=1: the archive was not asked for a newer $BASE_PKG"
+	fi
 	if [ "$v" != "$verified" ]; then
 		say "WARNING: the base is $v but the project was last verified on $verified"
 		say "WARNING: (harness/base-version); results may differ from the last green run"
