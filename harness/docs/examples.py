@@ -9,6 +9,9 @@ An example is a literal block preceded by an rst comment
        workload: CMD     (hidden, just before the block's first `cat`)
        mask: SED-ERE     (applied to expected and actual output)
        cleanup: CMD      (hidden, after the block)
+       fails: N[,N...]   (the block's commands N, counted from 1, must
+                         fail: a command shown rejected; every other
+                         command must succeed)
 
 In the block, "# CMD" lines whose first word is a command below are run in
 /sys/kernel/tracing; the lines after one, up to the next command, are its
@@ -26,7 +29,7 @@ import sys
 
 COMMANDS = {'echo', 'cat', 'grep', 'head', 'tail', 'sort', 'ls', 'mkdir',
             'rmdir', 'cut', 'sleep', 'wc'}
-KEYS = ('setup', 'workload', 'mask', 'cleanup')
+KEYS = ('setup', 'workload', 'mask', 'cleanup', 'fails')
 TIME_MASK = r's/^\[ *[0-9]+\.[0-9]+\] /[TIME] /'
 
 
@@ -149,15 +152,27 @@ def gen(outdir, files):
               ':']
         sh += ['\t' + hidden_cmd(w) for w in ex.hidden['workload']]
         sh += ['}']
+        fails = set()
+        for f in ex.hidden['fails']:
+            try:
+                fails |= {int(n) for n in f.split(',')}
+            except ValueError:
+                sys.exit(f'{ex.path}:{ex.lineno}: example {ex.name}: bad fails: {f!r}')
+        if not fails <= set(range(1, len(ex.steps) + 1)):
+            sys.exit(f'{ex.path}:{ex.lineno}: example {ex.name}: fails: names no command')
         sh += [hidden_cmd(c) for c in ex.hidden['setup']]
         for k, (cmd, _) in enumerate(ex.steps):
             if cmd.split()[0] == 'cat':
                 sh.append('workload >/dev/null 2>&1')
             sh.append(f'echo "@@CMD {k + 1}"')
-            # every documented command must succeed: a failure is
-            # reported (run_example() in harness/guest/docex/lib.sh)
+            # every documented command must succeed, those "fails:"
+            # names must fail: otherwise it is reported (run_example()
+            # in harness/guest/docex/lib.sh)
             sh.append(f'{{ {cmd}\n}}')
-            sh.append(f'rc=$?; [ $rc = 0 ] || echo "@@RC {k + 1} $rc"')
+            if k + 1 in fails:
+                sh.append(f'rc=$?; [ $rc != 0 ] || echo "@@RC {k + 1} 0, documented as failing"')
+            else:
+                sh.append(f'rc=$?; [ $rc = 0 ] || echo "@@RC {k + 1} $rc"')
         sh += [hidden_cmd(c) for c in ex.hidden['cleanup']]
         sh.append('exit 0')
         with open(stem + '.sh', 'w') as f:
