@@ -544,39 +544,35 @@ static int lh_group_add(struct lh_group *g)
  */
 static int lh_wakeup_refilter(struct lh_group *g)
 {
-	struct trace_event_file *file;
-	unsigned int i;
-	char *filter;
-	int ret;
+	const struct lh_trig_def *def;
+	struct lh_trig *t = g->trigs;
 
-	for (i = 0; i < g->n_defs; i++) {
-		struct lh_trig *t = &g->trigs[i];
+	for (def = g->defs; def < g->defs + g->n_defs; def++, t++) {
+		struct trace_event_file *file;
+		char *filter;
+		int err;
 
-		if (!g->defs[i].pid_field || !t->added)
+		if (!def->pid_field || !t->added)
 			continue;
-		filter = lh_filter(&g->defs[i]);
+		filter = lh_filter(def);
 		if (!filter)
 			return -ENOMEM;
-		file = lh_file(g, i);
-		if (IS_ERR(file)) {
-			/* a user removed the event, and the trigger with it */
-			kfree(filter);
+		file = lh_file(g, def - g->defs);
+		/* no event (a user removed it): no trigger either */
+		err = IS_ERR(file) ? -ENOENT :
+			hist_kernel_refilter(file, t, filter);
+		if (!IS_ERR(file))
+			trace_put_event_file(file);
+		if (err == -ENOENT) {
 			t->added = false;
-			continue;
-		}
-		ret = hist_kernel_refilter(file, t, filter);
-		trace_put_event_file(file);
-		if (ret == -ENOENT) {
 			kfree(filter);
-			t->added = false;
-			continue;
-		}
-		if (ret) {
+		} else if (err) {
 			kfree(filter);
-			return ret;
+			return err;
+		} else {
+			kfree(t->filter);
+			t->filter = filter;
 		}
-		kfree(t->filter);
-		t->filter = filter;
 	}
 	return 0;
 }
