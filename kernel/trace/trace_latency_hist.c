@@ -563,16 +563,15 @@ static int lh_wakeup_refilter(struct lh_group *g)
 			hist_kernel_refilter(file, t, filter);
 		if (!IS_ERR(file))
 			trace_put_event_file(file);
-		if (err == -ENOENT) {
+		if (err) {
+			kfree(filter);
+			if (err != -ENOENT)
+				return err;
 			t->added = false;
-			kfree(filter);
-		} else if (err) {
-			kfree(filter);
-			return err;
-		} else {
-			kfree(t->filter);
-			t->filter = filter;
+			continue;
 		}
+		kfree(t->filter);
+		t->filter = filter;
 	}
 	return 0;
 }
