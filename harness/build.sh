@@ -88,7 +88,7 @@ own_c=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- \
 	'kernel/*.c' 'samples/*.c' | while read -r f; do [ -f "$f" ] && echo "$f"; done)
 own_o=$(for f in $own_c; do
 	o=${f%.c}.o
-	[ -f "$out/$o" ] && echo "$o"
+	if [ -f "$out/$o" ]; then echo "$o"; fi
 done)
 if [ "$variant" = ours ] && [ -n "$own_o" ]; then
 	# shellcheck disable=SC2086
