@@ -90,12 +90,13 @@ own_o=$(for f in $own_c; do
 	o=${f%.c}.o
 	if [ -f "$out/$o" ]; then echo "$o"; fi
 done)
+: >"$out/build-w1.log"
 if [ "$variant" = ours ] && [ -n "$own_o" ]; then
 	# shellcheck disable=SC2086
 	"${kmake[@]}" W=1 $own_o >"$out/build-w1.log" 2>&1 ||
 		{ cat "$out/build-w1.log" >&2; die "W=1 build of the project's files failed"; }
 fi
-warn=$(cat "$out/build.log" "$out/build-w1.log" 2>/dev/null | { grep -E 'warning:' || true; } |
+warn=$(cat "$out/build.log" "$out/build-w1.log" | { grep -E 'warning:' || true; } |
 	while read -r l; do
 		for f in $own_c; do
 			case $l in *"$f:"*) echo "$l"; break ;; esac
