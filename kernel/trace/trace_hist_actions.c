@@ -280,7 +280,11 @@ static int create_trace(struct hist_data *hd, struct hist_action *a,
 		return -EINVAL;
 	}
 	for (n = 0; n < n_params; n++) {
-		/* one too many is a type mismatch, as upstream reports it */
+		/* a mismatch is shown at "$name", not at a "system." before it */
+		const char *dollar = strchr(params[n], '$');
+		const char *shown = dollar ?: params[n];
+
+		/* one too many is a type mismatch too */
 		if (n == a->synth->n_fields) {
 			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH, params[n]);
 			return -EINVAL;
@@ -289,10 +293,10 @@ static int create_trace(struct hist_data *hd, struct hist_action *a,
 		if (!ref)
 			return -EINVAL;
 		/* a field by name, kept in a variable of this trigger */
-		own_field = !strchr(params[n], '$') && ref->var_hd == hd;
+		own_field = !dollar && ref->var_hd == hd;
 		if (!param_fits(ref, a->synth->fields[n], own_field)) {
 			hist_field_destroy(ref);
-			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH, params[n]);
+			hist_log(hd, HIST_ERR_SYNTH_TYPE_MISMATCH, shown);
 			return -EINVAL;
 		}
 		a->param_refs[n] = ref->var_ref_idx;

@@ -277,7 +277,7 @@ static int parse_modifier(struct field_ctx *ctx, char *mod,
 		if (*num == 's')
 			num++;
 		if (*num != '=') {
-			fail(ctx, HIST_ERR_BAD_FIELD_MODIFIER, NULL);
+			fail(ctx, HIST_ERR_BAD_FIELD_MODIFIER, num);
 			return -EINVAL;
 		}
 		num++;

@@ -352,10 +352,11 @@ static int synth_parse_segment(const char *orig, char *buf, char *seg,
 			return synth_fail(err, SYNTH_ERR_INVALID_CMD, 0);
 		if (!strcmp(w0, "unsigned")) {
 			w2 = w1 ? synth_next_word(&cur) : NULL;
+			/* at the first "unsigned" of the command */
 			if (!w2)
 				return synth_fail(err,
 						  SYNTH_ERR_INCOMPLETE_TYPE,
-						  w0 - buf);
+						  strstr(orig, w0) - orig);
 			type = kasprintf(GFP_KERNEL, "unsigned %s", w1);
 			if (!type)
 				return -ENOMEM;
