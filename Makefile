@@ -37,6 +37,7 @@ check:
 	@$(STEP) RUN_LABEL=tests $(H)/run.sh check $(call DONE,tests)
 	@$(STEP) $(SAME_BASE) FUZZ_SMOKE=1 $(H)/fuzz.sh $(call DONE,fuzz-smoke)
 	@$(if $(filter stock,$(BASE)),true,$(STEP) RUN_LABEL=stress $(SAME_BASE) STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh $(call DONE,stress-smoke))
+	@$(if $(filter stock,$(BASE)),true,$(STEP) $(SAME_BASE) $(H)/diff.sh $(call DONE,diff))
 	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) $(H)/docs.sh $(call DONE,docs))
 	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) SERIES_FULL=0 $(H)/series-check.sh $(call DONE,series-check))
 	@$(H)/summary.sh $(SUMMARY)

@@ -21,27 +21,7 @@ frag=$out/harness.config
 {
 	cat "$HARNESS_DIR/config/base.config"
 	[ "$debug" = 1 ] && cat "$HARNESS_DIR/config/debug.config"
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/config/features.txt" |
-	while read -r opt val files; do
-		# ours: every file must be in the repository; stock: the
-		# option must exist in the base (not one the project adds).
-		have=1
-		if [ "$variant" = ours ]; then
-			# a feature of ours whose files are gone is an error,
-			# never an option quietly left off (its tests would skip)
-			for f in $files; do
-				[ -f "$REPO_DIR/$f" ] ||
-					die "$opt needs $f, which the repository does not have"
-			done
-		else
-			grep -rqsxE --include='Kconfig*' "(menu)?config ${opt#CONFIG_}[[:space:]]*" "$src" || have=0
-		fi
-		if [ $have = 1 ]; then
-			echo "$opt=$val"
-		else
-			echo "# $opt is not set"
-		fi
-	done
+	features_config "$variant" "$src"
 } >"$frag.new"
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}

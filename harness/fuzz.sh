@@ -6,7 +6,10 @@
 #
 # Environment: SEED (default: the time; printed), FUZZ_COUNT (operations,
 # default $FUZZ_DEFAULT_COUNT), SEQ=K (replay only sequence K of SEED),
-# FUZZ_SMOKE=1 (the short run of make check: fixed seed, non-debug),
+# FUZZ_FIRST (number of the first sequence, default 0), FUZZ_SMOKE=1 (the
+# short run of make check: a fixed seed, then FUZZ_FRESH_COUNT operations,
+# default 300, of a fresh seed, FUZZ_FRESH_SEED, default the time; both
+# printed with their replay commands; non-debug unless DEBUG=1),
 # FUZZ_SCRIPT=<file> (run that script instead), FUZZ_FLAGS=-v (print every
 # write's result), FUZZ_BASE=stock (run the script on the stock kernel,
 # DEBUG=0, to see what it does), FUZZ_OUT (where the logs go), DEBUG, NO_BUILD,
@@ -33,10 +36,17 @@ mkdir -p "$out"
 seed=${SEED:-$(date +%s)}
 count=${FUZZ_COUNT:-$FUZZ_DEFAULT_COUNT}
 debug=${DEBUG:-1}
+first=${FUZZ_FIRST:-0}
+# The smoke's fresh-seed part numbers its sequences from here, so that a
+# sequence number says which seed it belongs to.
+FRESH_FIRST=1000000
+fresh=
 if [ "${FUZZ_SMOKE:-0}" = 1 ]; then
 	seed=${SEED:-smoke}
 	count=${FUZZ_COUNT:-1500}
 	debug=${DEBUG:-0}
+	fresh=${FUZZ_FRESH_SEED:-$(date +%s)}
+	fresh_count=${FUZZ_FRESH_COUNT:-300}
 fi
 gen=(python3 "$HARNESS_DIR/fuzz/gen.py" --seed "$seed")
 
@@ -79,8 +89,15 @@ elif [ -n "${SEQ:-}" ]; then
 	say "fuzz: replaying sequence $SEQ of seed $seed"
 	"${gen[@]}" --seq "$SEQ" >"$out/script"
 else
-	say "fuzz: seed $seed, $count operations (replay: make fuzz SEED=$seed FUZZ_COUNT=$count)"
-	"${gen[@]}" --count "$count" >"$out/script"
+	replay="make fuzz SEED=$seed FUZZ_COUNT=$count"
+	[ "$first" = 0 ] || replay="$replay FUZZ_FIRST=$first"
+	say "fuzz: seed $seed, $count operations (replay: $replay)"
+	"${gen[@]}" --count "$count" --first "$first" >"$out/script"
+	if [ -n "$fresh" ]; then
+		say "fuzz: fresh seed $fresh, $fresh_count operations (replay: make fuzz SEED=$fresh FUZZ_FIRST=$FRESH_FIRST FUZZ_COUNT=$fresh_count)"
+		python3 "$HARNESS_DIR/fuzz/gen.py" --seed "$fresh" --count "$fresh_count" \
+			--first "$FRESH_FIRST" >>"$out/script"
+	fi
 fi
 base=${FUZZ_BASE:-ours}
 tag=$base
@@ -93,9 +110,10 @@ reports=$(awk '
 	BEGIN { re = ENVIRON["KERNEL_REPORT_RE"] }
 	/fuzz: sequence [0-9]+/ { s = $0; sub(/.*fuzz: sequence /, "", s); seq = s + 0; next }
 	$0 ~ re && !(seq in seen) { seen[seq] = 1; print seq }' "$console")
-python3 - "$out/script" "$results" "$HARNESS_DIR/fuzz/nolog.txt" "$seed" "$reports" <<'EOF' && prc=0 || prc=$?
+python3 - "$out/script" "$results" "$HARNESS_DIR/fuzz/nolog.txt" "$seed" "$reports" \
+	"${fresh:-}" "$FRESH_FIRST" <<'EOF' && prc=0 || prc=$?
 import re, sys
-script, results, nolog, seed, reports = sys.argv[1:6]
+script, results, nolog, seed, reports, fresh, fresh_first = sys.argv[1:8]
 allowed = []
 for line in open(nolog):
     line = line.split('#', 1)[0].strip()
@@ -132,7 +150,8 @@ for s in reports.split():
 print('[harness] fuzz: %s' % (stats or 'no statistics (the guest did not finish)'))
 print('[harness] fuzz: %d rejected writes without error_log entry, as listed in harness/fuzz/nolog.txt' % nolog_ok)
 for seq in sorted(bad):
-    print('[harness] fuzz: sequence %d failed (replay: make fuzz SEED=%s SEQ=%d)' % (seq, seed, seq))
+    sseed = fresh if fresh and seq >= int(fresh_first) else seed
+    print('[harness] fuzz: sequence %d failed (replay: make fuzz SEED=%s SEQ=%d)' % (seq, sseed, seq))
     for b in bad[seq][:10]:
         print('    ' + b)
     print('  its commands:')

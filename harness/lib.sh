@@ -36,6 +36,31 @@ build_dir() {
 	fi
 }
 
+# The config lines of harness/config/features.txt for a variant built
+# from the tree src.  ours: every option on, and a project file an option
+# needs that the repository lacks is an error (never an option quietly
+# left off: its tests would skip); stock: the options its Kconfig has.
+features_config() {	# variant src
+	local variant=$1 src=$2 opt val files f have
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/config/features.txt" |
+	while read -r opt val files; do
+		have=1
+		if [ "$variant" = ours ]; then
+			for f in $files; do
+				[ -f "$REPO_DIR/$f" ] ||
+					die "$opt needs $f, which the repository does not have"
+			done
+		else
+			grep -rqsxE --include='Kconfig*' "(menu)?config ${opt#CONFIG_}[[:space:]]*" "$src" || have=0
+		fi
+		if [ $have = 1 ]; then
+			echo "$opt=$val"
+		else
+			echo "# $opt is not set"
+		fi
+	done
+}
+
 # The base tree's kernel version (e.g. 6.12.117), read from its Makefile.
 base_version() {
 	local mk=${1:-$BASE_DIR}/Makefile

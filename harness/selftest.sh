@@ -1,8 +1,9 @@
 #!/bin/bash
 # Self-test of the harness's result parser: a fixed console and results log
 # with every kind of outcome (pass, fail, skip, xfail, unresolved, an
-# unfinished suite, a kernel WARNING, a failure log that looks like a
-# result) must give exactly the expected report and a failing exit code;
+# unfinished suite, a kernel WARNING, a KASAN use-after-free, a kmemleak
+# leak, a failure log that looks like a result) must give exactly the
+# expected report and a failing exit code;
 # json-check.py must name every broken hist.json document.
 . "$(dirname "$0")/lib.sh"
 
@@ -23,6 +24,56 @@ fi
 python3 "$HARNESS_DIR/json-check.py" "$d/json-good.log" >/dev/null ||
 	die "selftest: json-check.py refused a valid document"
 say "selftest: report parser ok"
+
+# Differential probes: the same dump, or one that differs only as its
+# expected-diff says, passes; an output that changed, or a probe with no
+# dump, fails.
+dt=$(mktemp -d)
+mkdir -p "$dt/probes" "$dt/out/stock" "$dt/out/ours"
+for p in same known changed nodump; do : >"$dt/probes/$p.tc"; done
+printf 'ID: 12\nhitcount: 3\n' >"$dt/out/stock/same.txt"
+printf 'ID: 40\nhitcount: 3\n' >"$dt/out/ours/same.txt"
+printf 'a\nstock says\n' >"$dt/out/stock/known.txt"
+printf 'a\nours says\n' >"$dt/out/ours/known.txt"
+printf '< stock says\n> ours says\n' >"$dt/probes/known.expected-diff"
+printf 'hitcount: 3\n' >"$dt/out/stock/changed.txt"
+printf 'hitcount: 4\n' >"$dt/out/ours/changed.txt"
+printf 'x\n' >"$dt/out/stock/nodump.txt"
+out=$(HARNESS_SUMMARY= "$HARNESS_DIR/diff-compare.sh" "$dt/probes" "$dt/out" 2>&1) &&
+	{ rm -rf "$dt"; die "selftest: diff-compare.sh passed a changed probe output"; }
+rm -rf "$dt"
+want='[harness] diff: changed: DIFFERS from upstream beyond null:
+    0a1,2
+    > < hitcount: 3
+    > > hitcount: 4
+[harness] diff: known: only the known differences
+[harness] diff: nodump: no dump from one of the kernels
+[harness] diff: same: same
+differential: 2 same, 2 differ'
+if [ "$out" != "$want" ]; then
+	diff -u <(echo "$want") <(echo "$out") >&2
+	die "selftest: diff-compare.sh output differs from what the selftest expects"
+fi
+say "selftest: differential comparison ok"
+
+# A feature whose project file is gone fails the build's configuration
+# (its option is never quietly left off), and every option of
+# features.txt is on when the files are all there.
+out=$( (REPO_DIR=$(mktemp -d); trap 'rm -rf "$REPO_DIR"' EXIT
+	(cd "$HARNESS_DIR/.." && git ls-files -- kernel samples) | while read -r f; do
+		[ "$f" = kernel/trace/trace_latency_hist.c ] && continue
+		mkdir -p "$REPO_DIR/$(dirname "$f")" && : >"$REPO_DIR/$f"
+	done
+	features_config ours /nonexistent) 2>&1) &&
+	die "selftest: the build configured a feature whose file is missing"
+case $out in
+*"CONFIG_LATENCY_HIST needs kernel/trace/trace_latency_hist.c, which the repository does not have"*) ;;
+*) die "selftest: a missing feature file did not stop the configuration: $out" ;;
+esac
+want=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/config/features.txt" | awk '{ print $1 "=" $2 }')
+[ "$(features_config ours /nonexistent)" = "$want" ] ||
+	die "selftest: features_config does not turn every feature on"
+say "selftest: a missing feature file stops the build"
 
 # Base patches apply exactly or stop the build naming patch and hunk: each
 # patch on the files it touches, as the base has them, then again with
