@@ -884,8 +884,17 @@ static void hist_trigger_free(struct event_trigger_data *data)
 		return;
 	if (data->name)
 		del_named_trigger(data);
-	/* waits until no event runs the trigger any more */
-	trigger_data_free(data);
+	/*
+	 * A trigger still armed was unlinked by instance removal
+	 * (clear_event_triggers()), which does not wait for the events
+	 * running it: wait here, before its filter and histogram go.  The
+	 * other paths waited when they disarmed it.  (The core's
+	 * trigger_data_free() is not used: it may defer its wait.)
+	 */
+	if (hd->armed)
+		tracepoint_synchronize_unregister();
+	free_event_filter(rcu_access_pointer(data->filter));
+	kfree(data->filter_str);
 	/*
 	 * Removing an instance frees its triggers without hist_remove()
 	 * (clear_event_triggers()): what registration armed is undone here,
@@ -900,6 +909,7 @@ static void hist_trigger_free(struct event_trigger_data *data)
 	hist_instance_removal += removing;
 	hist_data_put(hd);
 	hist_instance_removal -= removing;
+	kfree(data);
 }
 
 static int hist_trigger_print_op(struct seq_file *m,

@@ -62,10 +62,33 @@ struct synth_file_link {
 	struct rcu_head			rcu;
 };
 
+/* The names of gfp_t flags, as the kmem events print them. */
 static const struct trace_print_flags synth_gfp_names[] = {
-	__def_gfpflag_names __def_gfpflag_names_kasan,
-	{ -1UL, NULL }
+	__def_gfpflag_names
 };
+
+/*
+ * Print @flags as the names of synth_gfp_names that it holds whole, in
+ * table order and '|' separated, each name's bits taken away once
+ * printed; what is left over follows in hex.
+ */
+static void synth_print_gfp(struct trace_seq *s, unsigned long flags)
+{
+	const struct trace_print_flags *f;
+	bool first = true;
+
+	for (f = synth_gfp_names;
+	     f < synth_gfp_names + ARRAY_SIZE(synth_gfp_names) && f->name && flags;
+	     f++) {
+		if ((flags & f->mask) != f->mask)
+			continue;
+		flags &= ~f->mask;
+		trace_seq_printf(s, "%s%s", first ? "" : "|", f->name);
+		first = false;
+	}
+	if (flags)
+		trace_seq_printf(s, "%s0x%lx", first ? "" : "|", flags);
+}
 
 /* Our face in dynamic_events; its callbacks follow the parser below. */
 static struct dyn_event_operations synth_dyn_ops;
@@ -429,13 +452,10 @@ static void synth_print_field(struct trace_iterator *iter,
 	case SYNTH_FIELD_NUM:
 		val = synth_load_num(p, field->size, field->is_signed);
 		if (field->is_gfp) {
-			/* As upstream: the hex value, then the flag names. */
-			trace_seq_init(&iter->tmp_seq);
-			trace_seq_printf(s, "%llx (%s)", val,
-					 val ? trace_print_flags_seq(&iter->tmp_seq,
-								     "|", val,
-								     synth_gfp_names) :
-					 "");
+			/* the hex value, then the flag names */
+			trace_seq_printf(s, "%llx (", val);
+			synth_print_gfp(s, val);
+			trace_seq_putc(s, ')');
 		} else if (field->is_signed) {
 			trace_seq_printf(s, "%lld", (s64)val);
 		} else {

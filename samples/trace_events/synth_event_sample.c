@@ -13,7 +13,7 @@
  *   sample_tick   u64 seq; unsigned int cpu; u64 delta_ns
  *
  *	Created with synth_event_create() from a static field array and
- *	emitted with synth_event_trace() by an hrtimer every period_ms
+ *	emitted with synth_event_trace() by a timer every period_ms
  *	milliseconds, in interrupt context.  seq counts the ticks from 0,
  *	cpu is where the timer ran, delta_ns the time since the previous
  *	tick.
@@ -86,7 +86,7 @@
 
 #include <linux/atomic.h>
 #include <linux/err.h>
-#include <linux/hrtimer.h>
+#include <linux/timer.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -212,20 +212,20 @@ static const char * const sample_names[] = { "read", "write", "flush", "sync" };
 static struct trace_event_file *sample_tick_file;
 static struct trace_event_file *sample_work_file;
 
-static struct hrtimer sample_timer;
+static struct timer_list sample_timer;
 static ktime_t sample_last_tick;
 static u64 sample_tick_seq;
 
 static struct task_struct *sample_thread;
 
 /*
- * The timer callback runs in hard interrupt context (soft interrupt
- * context on PREEMPT_RT): nothing here may sleep.  synth_event_trace()
+ * The timer callback runs in soft interrupt context: nothing here may
+ * sleep.  synth_event_trace()
  * and the other emitting functions may be called from any context.
  * They take every value as a u64 (va_arg(args, u64)), so each argument
  * must be of that type: cast the narrower ones.
  */
-static enum hrtimer_restart sample_tick_fn(struct hrtimer *timer)
+static void sample_tick_fn(struct timer_list *timer)
 {
 	ktime_t now = ktime_get();
 	u64 delta_ns = ktime_to_ns(ktime_sub(now, sample_last_tick));
@@ -240,8 +240,7 @@ static enum hrtimer_restart sample_tick_fn(struct hrtimer *timer)
 	else
 		pr_warn_once("sample_tick not emitted: %d\n", ret);
 
-	hrtimer_forward_now(timer, ms_to_ktime(period_ms));
-	return HRTIMER_RESTART;
+	mod_timer(timer, jiffies + msecs_to_jiffies(period_ms));
 }
 
 /* The values of sample_work number @seq, which a test can compute. */
@@ -444,10 +443,9 @@ static int __init synth_event_sample_init(void)
 		goto out_work_file;
 	}
 
-	hrtimer_init(&sample_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	sample_timer.function = sample_tick_fn;
+	timer_setup(&sample_timer, sample_tick_fn, 0);
 	sample_last_tick = ktime_get();
-	hrtimer_start(&sample_timer, ms_to_ktime(period_ms), HRTIMER_MODE_REL);
+	mod_timer(&sample_timer, jiffies + msecs_to_jiffies(period_ms));
 
 	pr_info("%s every %u ms; write N to parameters/burst for N %s\n",
 		SAMPLE_TICK, period_ms, SAMPLE_WORK);
@@ -468,10 +466,10 @@ static void __exit synth_event_sample_exit(void)
 {
 	/*
 	 * Stop both sources before giving the files back: neither may emit
-	 * into a file we no longer hold.  hrtimer_cancel() waits for a
+	 * into a file we no longer hold.  timer_shutdown_sync() waits for a
 	 * running callback, kthread_stop() for the thread to return.
 	 */
-	hrtimer_cancel(&sample_timer);
+	timer_shutdown_sync(&sample_timer);
 	kthread_stop(sample_thread);
 
 	trace_put_event_file(sample_work_file);
