@@ -9,13 +9,15 @@ TESTS       ?=
 EXTRA_TESTS ?=
 # OFFLINE=1: do not ask the archive whether it serves a newer base.
 OFFLINE     ?= 0
-export BASE DEBUG TESTS EXTRA_TESTS OFFLINE
+# KERNEL=7.3: the mainline base instead of 6.12 (see README).
+KERNEL      ?= 6.12
+export BASE DEBUG TESTS EXTRA_TESTS OFFLINE KERNEL
 
 H := harness
 
 SERIES_OUT  ?= out/series
 
-.PHONY: help check check-debug run shell build print-base checkpatch diff fuzz stress \
+.PHONY: help check check-debug mutants run shell build print-base checkpatch diff fuzz stress \
 	series series-check docs bench profile clean-cache
 
 help:
@@ -28,7 +30,7 @@ SAME_BASE := BASE_CHECK_MINUTES=1000000
 # Each step that passed is noted in SUMMARY (report.sh adds its counts);
 # the last line of a run that passed sums them all.  A failed step
 # stops the run with its own report last.
-SUMMARY = $${HARNESS_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/hist-harness}/logs/summary-$@.txt
+SUMMARY = $${HARNESS_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/hist-harness}/logs/summary-$(KERNEL)-$@.txt
 STEP = HARNESS_SUMMARY=$(SUMMARY)
 DONE = && echo "step $(1)" >>$(SUMMARY)
 
@@ -53,6 +55,11 @@ check-debug:
 	@$(STEP) $(SAME_BASE) DEBUG=1 FUZZ_SMOKE=1 NO_BUILD=1 $(H)/fuzz.sh $(call DONE,debug-fuzz-smoke)
 	@$(STEP) RUN_LABEL=debug-stress $(SAME_BASE) DEBUG=1 STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh $(call DONE,debug-stress-smoke)
 	@$(H)/summary.sh $(SUMMARY)
+
+# Memory bugs put into a teardown path on purpose (harness/mutants/):
+# the DEBUG=1 run of the tests that walk it must report each one.
+mutants:
+	@$(H)/mutants.sh
 
 run:
 	@$(H)/run.sh run

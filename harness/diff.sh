@@ -24,14 +24,20 @@ mkdir -p "$out"
 
 for v in $kernels; do
 	say "diff: running the probes on the $v kernel"
-	RUN_LABEL=diff-$v BASE=$v TESTS='^test.d/extra/' EXTRA_TESTS=$probes "$HARNESS_DIR/run.sh" check >"$out/$v.log" 2>&1 ||
+	# Its own logs (RUN_TAG), on the non-debug kernel whatever DEBUG says:
+	# never the results of another run.
+	results=$CACHE_DIR/logs/results-$v-diff-check.log
+	rm -f "$results"
+	RUN_LABEL=diff-$v RUN_TAG=diff DEBUG=0 BASE=$v TESTS='^test.d/extra/' EXTRA_TESTS=$probes \
+		"$HARNESS_DIR/run.sh" check >"$out/$v.log" 2>&1 ||
 		{ tail -20 "$out/$v.log" >&2; die "probes failed on the $v kernel (see $out/$v.log)"; }
+	[ -s "$results" ] || die "no results from the $v kernel ($results)"
 	mkdir -p "$out/$v"
 	awk -v dir="$out/$v" '
 		/@@DUMP-BEGIN / { name = $NF; f = dir "/" name ".txt"; next }
 		/@@DUMP-END/    { close(f); f = ""; next }
 		f != ""         { print > f }
-	' "$CACHE_DIR/logs/results-$v-check.log"
+	' "$results"
 done
 
 "$HARNESS_DIR/diff-compare.sh" "$probes" "$out"

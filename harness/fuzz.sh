@@ -89,12 +89,12 @@ elif [ -n "${SEQ:-}" ]; then
 	say "fuzz: replaying sequence $SEQ of seed $seed"
 	"${gen[@]}" --seq "$SEQ" >"$out/script"
 else
-	replay="make fuzz SEED=$seed FUZZ_COUNT=$count"
+	replay="make fuzz SEED=$seed FUZZ_COUNT=$count DEBUG=$debug"
 	[ "$first" = 0 ] || replay="$replay FUZZ_FIRST=$first"
 	say "fuzz: seed $seed, $count operations (replay: $replay)"
 	"${gen[@]}" --count "$count" --first "$first" >"$out/script"
 	if [ -n "$fresh" ]; then
-		say "fuzz: fresh seed $fresh, $fresh_count operations (replay: make fuzz SEED=$fresh FUZZ_FIRST=$FRESH_FIRST FUZZ_COUNT=$fresh_count)"
+		say "fuzz: fresh seed $fresh, $fresh_count operations (replay: make fuzz SEED=$fresh FUZZ_FIRST=$FRESH_FIRST FUZZ_COUNT=$fresh_count DEBUG=$debug)"
 		python3 "$HARNESS_DIR/fuzz/gen.py" --seed "$fresh" --count "$fresh_count" \
 			--first "$FRESH_FIRST" >>"$out/script"
 	fi
@@ -111,9 +111,9 @@ reports=$(awk '
 	/fuzz: sequence [0-9]+/ { s = $0; sub(/.*fuzz: sequence /, "", s); seq = s + 0; next }
 	$0 ~ re && !(seq in seen) { seen[seq] = 1; print seq }' "$console")
 python3 - "$out/script" "$results" "$HARNESS_DIR/fuzz/nolog.txt" "$seed" "$reports" \
-	"${fresh:-}" "$FRESH_FIRST" <<'EOF' && prc=0 || prc=$?
+	"${fresh:-}" "$FRESH_FIRST" "$debug" <<'EOF' && prc=0 || prc=$?
 import re, sys
-script, results, nolog, seed, reports, fresh, fresh_first = sys.argv[1:8]
+script, results, nolog, seed, reports, fresh, fresh_first, debug = sys.argv[1:9]
 allowed = []
 for line in open(nolog):
     line = line.split('#', 1)[0].strip()
@@ -151,7 +151,7 @@ print('[harness] fuzz: %s' % (stats or 'no statistics (the guest did not finish)
 print('[harness] fuzz: %d rejected writes without error_log entry, as listed in harness/fuzz/nolog.txt' % nolog_ok)
 for seq in sorted(bad):
     sseed = fresh if fresh and seq >= int(fresh_first) else seed
-    print('[harness] fuzz: sequence %d failed (replay: make fuzz SEED=%s SEQ=%d)' % (seq, sseed, seq))
+    print('[harness] fuzz: sequence %d failed (replay: make fuzz SEED=%s SEQ=%d DEBUG=%s)' % (seq, sseed, seq, debug))
     for b in bad[seq][:10]:
         print('    ' + b)
     print('  its commands:')

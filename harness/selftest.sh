@@ -75,36 +75,44 @@ want=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/config/features.txt
 	die "selftest: features_config does not turn every feature on"
 say "selftest: a missing feature file stops the build"
 
-# Base patches apply exactly or stop the build naming patch and hunk: each
-# patch on the files it touches, as the base has them, then again with
-# one context line of its first hunk changed.
+# Base patches apply exactly or stop the build naming patch and hunk: in
+# series order, on the files they touch as the base has them with the
+# patches before applied, each patch with one context line of its first
+# hunk changed must fail and leave the tree as it was; then the patch
+# itself must apply exactly.
 base=$("$HARNESS_DIR/fetch-base.sh")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for pf in "$HARNESS_DIR"/patches/[0-9]*.patch; do
-	p=$(basename "$pf")
-	rm -rf "$tmp/tree" && mkdir -p "$tmp/tree"
-	grep -E '^\+\+\+ ' "$pf" | sed -e 's/^+++ [^/]*\///' -e 's/[[:space:]].*//' | while read -r f; do
-		[ -e "$base/$f" ] || continue
-		mkdir -p "$tmp/tree/$(dirname "$f")"
-		cp "$base/$f" "$tmp/tree/$f"
-	done
+series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCH_DIR/series")
+mkdir -p "$tmp/tree"
+for p in $series; do
+	grep -E '^\+\+\+ ' "$PATCH_DIR/$p" | sed -e 's/^+++ [^/]*\///' -e 's/[[:space:]].*//'
+done | sort -u | while read -r f; do
+	[ -e "$base/$f" ] || continue
+	mkdir -p "$tmp/tree/$(dirname "$f")"
+	cp "$base/$f" "$tmp/tree/$f"
+done
+for p in $series; do
+	pf=$PATCH_DIR/$p
+	rm -rf "$tmp/pristine"
 	cp -a "$tmp/tree" "$tmp/pristine"
 	# one line of context (a line starting with a blank) of the first hunk
 	awk 'BEGIN { done = 0 } /^@@/ { hunk++ }
 		hunk == 1 && !done && /^ [^ ]/ { print " XX-selftest" substr($0, 2); done = 1; next }
 		{ print }' "$pf" >"$tmp/bad.patch"
-	cmp -s "$pf" "$tmp/bad.patch" && { rm -rf "$tmp/pristine"; continue; }
-	cp "$tmp/bad.patch" "$tmp/$p"
-	if out=$( (apply_base_patch "$tmp/tree" "$tmp/$p") 2>&1); then
-		die "selftest: $p applied with a changed context line"
+	if ! cmp -s "$pf" "$tmp/bad.patch"; then
+		cp "$tmp/bad.patch" "$tmp/$p"
+		if out=$( (apply_base_patch "$tmp/tree" "$tmp/$p") 2>&1); then
+			die "selftest: $p applied with a changed context line"
+		fi
+		case $out in
+		*"patch $p does not apply exactly"*"Hunk #1 FAILED"*|*"Hunk #1 FAILED"*"patch $p does not apply exactly"*) ;;
+		*) die "selftest: a changed context line of $p did not name the patch and hunk: $out" ;;
+		esac
+		diff -r "$tmp/pristine" "$tmp/tree" >/dev/null ||
+			die "selftest: a failed $p left the tree changed"
+		rm -f "$tmp/$p"
 	fi
-	case $out in
-	*"patch $p does not apply exactly"*"Hunk #1 FAILED"*|*"Hunk #1 FAILED"*"patch $p does not apply exactly"*) ;;
-	*) die "selftest: a changed context line of $p did not name the patch and hunk: $out" ;;
-	esac
-	diff -r "$tmp/pristine" "$tmp/tree" >/dev/null ||
-		die "selftest: a failed $p left the tree changed"
-	rm -rf "$tmp/pristine" "$tmp/$p"
+	apply_base_patch "$tmp/tree" "$pf"
 done
 say "selftest: base patches stop on a changed context line"
