@@ -1,6 +1,7 @@
 #!/bin/bash
-# Fetch Debian's linux-source-6.12 (suite trixie) with a private apt state,
-# unpack it once into the cache and print the base tree's path.
+# Fetch Debian's linux-source-$KERNEL (6.12: suite trixie; 7.3:
+# trixie-backports) with a private apt state, unpack it once into the
+# cache and print the base tree's path.
 #
 # The mirror is read from the machine's own apt sources at run time; the
 # system's apt configuration is never changed and nothing gets installed.
@@ -8,8 +9,8 @@
 
 base_ok() {
 	[ -f "$BASE_DIR/Makefile" ] && [ -f "$BASE_DIR/.harness-unpacked" ] &&
-		grep -q '^VERSION = 6$' "$BASE_DIR/Makefile" &&
-		grep -q '^PATCHLEVEL = 12$' "$BASE_DIR/Makefile"
+		grep -qx "VERSION = ${KERNEL%%.*}" "$BASE_DIR/Makefile" &&
+		grep -qx "PATCHLEVEL = ${KERNEL#*.}" "$BASE_DIR/Makefile"
 }
 
 # The Debian version of the package the tree was unpacked from (empty for

@@ -53,6 +53,12 @@ printf '127.0.0.1\tlocalhost\n::1\tlocalhost\n' >"$root/etc/hosts"
 # base's upstream tests; for "ours" also the project's own cases), with our
 # own cases added from the repository for both variants.
 cp -rL "$src/tools/testing/selftests/ftrace" "$root/ftrace"
+# A base whose selftest Makefile builds helper programs (7.3: poll, which
+# trigger-hist-poll.tc runs as $FTRACETEST_ROOT/poll): built here, static.
+for c in "$root"/ftrace/*.c; do
+	[ -f "$c" ] || continue
+	gcc -static -O2 -Wall -o "${c%.c}" "$c" || die "cannot build the base's $(basename "$c")"
+done
 (cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- tools/testing/selftests/ftrace) |
 	while read -r f; do
 		[ -f "$REPO_DIR/$f" ] || continue

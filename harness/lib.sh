@@ -6,15 +6,36 @@ set -euo pipefail
 HARNESS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$HARNESS_DIR/.." && pwd)
 
-# Everything big lives outside the work tree so a fresh clone reuses it.
-CACHE_DIR=${HARNESS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hist-harness}
-BASE_VERSION=6.12
-BASE_PKG=linux-source-$BASE_VERSION
-BASE_SUITE=trixie
-BASE_DIR=$CACHE_DIR/base/linux-source-$BASE_VERSION
-
 say() { printf '[harness] %s\n' "$*" >&2; }
 die() { printf '[harness] error: %s\n' "$*" >&2; exit 1; }
+
+# The base: KERNEL=6.12 (the default: Debian's linux-source-6.12, suite
+# trixie) or KERNEL=7.3 (linux-source-7.3, trixie-backports).  The owned
+# files are the same for both; what differs per base is the patches to
+# base files (harness/patches/ for 6.12, harness/patches-<KERNEL>/ else)
+# and the version last verified (harness/base-version[-<KERNEL>]).
+KERNEL=${KERNEL:-6.12}
+case $KERNEL in
+6.12)	BASE_SUITE=trixie ;;
+7.3)	BASE_SUITE=trixie-backports ;;
+*)	die "KERNEL=$KERNEL: the bases are 6.12 and 7.3" ;;
+esac
+export KERNEL
+BASE_VERSION=$KERNEL
+BASE_PKG=linux-source-$BASE_VERSION
+
+# Everything big lives outside the work tree so a fresh clone reuses it;
+# a base other than 6.12 has its own trees and builds below it.
+CACHE_ROOT=${HARNESS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hist-harness}
+CACHE_DIR=$CACHE_ROOT
+PATCH_DIR=$HARNESS_DIR/patches
+BASE_VERIFIED_FILE=$HARNESS_DIR/base-version
+if [ "$KERNEL" != 6.12 ]; then
+	CACHE_DIR=$CACHE_ROOT/kernel-$KERNEL
+	PATCH_DIR=$HARNESS_DIR/patches-$KERNEL
+	BASE_VERIFIED_FILE=$HARNESS_DIR/base-version-$KERNEL
+fi
+BASE_DIR=$CACHE_DIR/base/linux-source-$BASE_VERSION
 
 # A kernel report in a guest console line (report.sh, fuzz.sh): any of
 # these fails a run.  Extended regular expression; read it from the
@@ -88,8 +109,7 @@ apply_exact() {	# tree patch [offset-ok]
 }
 
 # The base version last verified (make check green, make diff and make
-# series-check on it): one line, in the repository.
-BASE_VERIFIED_FILE=$HARNESS_DIR/base-version
+# series-check on it) is one line of BASE_VERIFIED_FILE, in the repository.
 
 # One line naming the base; a warning when it is not the verified one.
 base_banner() {
@@ -103,11 +123,11 @@ base_banner() {
 	fi
 	if [ "$v" != "$verified" ]; then
 		say "WARNING: the base is $v but the project was last verified on $verified"
-		say "WARNING: (harness/base-version); results may differ from the last green run"
+		say "WARNING: (harness/$(basename "$BASE_VERIFIED_FILE")); results may differ from the last green run"
 	fi
 }
 
-# Apply one of harness/patches/ to a tree exactly (apply_exact), or stop
+# Apply one of the base's patches (PATCH_DIR) to a tree exactly (apply_exact), or stop
 # the run naming the patch, the base and the hunk that did not match.
 apply_base_patch() {	# tree patch-file
 	apply_exact "$1" "$2" ||

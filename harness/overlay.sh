@@ -32,15 +32,15 @@ restore_from_base() {	# path relative to the tree
 }
 
 # 1. Patches to shared base files: undo the previous series, apply the new.
-patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/patches/series" 2>/dev/null || true)
-sum=$( (cd "$HARNESS_DIR/patches" && for p in $patches; do cat "$p"; done) | sha1sum | cut -d' ' -f1)
+patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCH_DIR/series" 2>/dev/null || true)
+sum=$( (cd "$PATCH_DIR" && for p in $patches; do cat "$p"; done) | sha1sum | cut -d' ' -f1)
 if [ "$(cat "$state/patches.sum" 2>/dev/null)" != "$sum" ]; then
 	if [ -f "$state/patched.list" ]; then
 		while read -r f; do restore_from_base "$f"; done <"$state/patched.list"
 	fi
 	: >"$state/patched.list"
 	for p in $patches; do
-		pf=$HARNESS_DIR/patches/$p
+		pf=$PATCH_DIR/$p
 		[ -f "$pf" ] || die "patch $p listed in series is missing"
 		# Break the hard links first: patch must never write into the base.
 		grep -E '^\+\+\+ ' "$pf" | sed -e 's/^+++ [^/]*\///' -e 's/[[:space:]].*//' |

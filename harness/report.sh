@@ -11,7 +11,11 @@ mode=$1 log=$2 results=$3 config=$4
 # What was sent (initramfs.sh): "suite NAME N" (N results expected),
 # "module NAME", "kunit SUITE"; empty for modes other than check.
 manifest=${5:-/dev/null}
-skips=${EXPECTED_SKIPS:-$HARNESS_DIR/config/expected-skips.txt}
+# The expected skips of the base (6.12: expected-skips.txt, else
+# expected-skips-<KERNEL>.txt).
+skips_file=$HARNESS_DIR/config/expected-skips.txt
+[ "$KERNEL" = 6.12 ] || skips_file=$HARNESS_DIR/config/expected-skips-$KERNEL.txt
+skips=${EXPECTED_SKIPS:-$skips_file}
 [ -f "$log" ] || die "no console log $log"
 [ -f "$results" ] || die "no results log $results"
 [ "$manifest" = /dev/null ] || [ -f "$manifest" ] || die "no manifest $manifest"

@@ -20,7 +20,7 @@
 out=${1:-$REPO_DIR/out/series}
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 steps_dir=$HARNESS_DIR/series
-patch_dir=$HARNESS_DIR/patches
+patch_dir=$PATCH_DIR
 MAINTAINERS_PATCH=0009-maintainers-hist-triggers.patch
 
 "$HARNESS_DIR/host-deps.sh"

@@ -26,7 +26,8 @@ norm() { # maskfile file
 # Triggers go first by truncating their files, in rounds (a trigger
 # whose variables others use goes once they are gone): the text a hist
 # trigger file shows cannot always be written back (sort=ptr.hex, as on
-# upstream), which initialize_ftrace's removal relies on.
+# upstream), which the ftracetest reset (initialize_ftrace, 7.3:
+# initialize_system) relies on.
 reset_all() {
 	for round in 1 2 3 4; do
 		files=$(grep -l '^[^#]' events/*/*/trigger 2> /dev/null || true)
@@ -35,7 +36,11 @@ reset_all() {
 			: > "$f" 2> /dev/null || true
 		done
 	done
-	initialize_ftrace
+	if command -v initialize_system > /dev/null; then
+		initialize_system
+	else
+		initialize_ftrace
+	fi
 	for i in instances/*; do
 		if [ -d "$i" ]; then rmdir "$i"; fi
 	done
