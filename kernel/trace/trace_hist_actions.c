@@ -280,9 +280,15 @@ static int create_trace(struct hist_data *hd, struct hist_action *a,
 		return -EINVAL;
 	}
 	for (n = 0; n < n_params; n++) {
-		/* a mismatch is shown at "$name", not at a "system." before it */
+		/*
+		 * A mismatch is shown at "$name" or at the field's name, not
+		 * at a "system.event." before it.
+		 */
 		const char *dollar = strchr(params[n], '$');
-		const char *shown = dollar ?: params[n];
+		const char *shown = dollar ?: strrchr(params[n], '.');
+
+		if (!dollar)
+			shown = shown ? shown + 1 : params[n];
 
 		/* one too many is a type mismatch too */
 		if (n == a->synth->n_fields) {
