@@ -1530,6 +1530,7 @@ int synth_event_trace_start(struct trace_event_file *file,
 			    struct synth_event_trace_state *trace_state)
 {
 	struct synth_event *se = synth_event_from_file(file);
+	bool wanted;
 
 	if (!trace_state)
 		return -EINVAL;
@@ -1538,7 +1539,15 @@ int synth_event_trace_start(struct trace_event_file *file,
 		return -EINVAL;
 	trace_state->event = se;
 
-	if (!synth_file_wants_record(file)) {
+	/*
+	 * The check runs the event's triggers that take no record: they
+	 * may be removed meanwhile, and their removal waits only for
+	 * sections with preemption off.
+	 */
+	preempt_disable_notrace();
+	wanted = synth_file_wants_record(file);
+	preempt_enable_notrace();
+	if (!wanted) {
 		trace_state->disabled = true;
 		return 0;
 	}
