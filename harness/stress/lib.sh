@@ -28,9 +28,11 @@ X=events/syscalls/sys_exit_lseek
 FD=4242		# the fd "hammer fire" passes (-f); nobody has it open
 KEEPERS="stress_keep1 stress_keep2"
 POKES=stress_pokes	# the instance that records text patching
-# (7.3 renamed x86's batch patcher smp_text_poke_batch_finish())
+# (7.3 renamed x86's batch patcher smp_text_poke_batch_finish(), which
+# is also entered with nothing to patch: its sync of every CPU, which
+# runs only once text was changed, is watched there instead)
 POKE_FN=text_poke_bp_batch
-grep -qw "$POKE_FN" /proc/kallsyms || POKE_FN=smp_text_poke_batch_finish
+grep -qw "$POKE_FN" /proc/kallsyms || POKE_FN=smp_text_poke_sync_each_cpu
 SCALL_FN=arch_static_call_transform
 MOD=/harness/stress/hist_stress.ko
 
