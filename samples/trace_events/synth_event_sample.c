@@ -14,7 +14,7 @@
  *
  *	Created with synth_event_create() from a static field array and
  *	emitted with synth_event_trace() by a timer every period_ms
- *	milliseconds, in interrupt context.  seq counts the ticks from 0,
+ *	milliseconds, in soft interrupt context.  seq counts the ticks from 0,
  *	cpu is where the timer ran, delta_ns the time since the previous
  *	tick.
  *
@@ -220,10 +220,10 @@ static struct task_struct *sample_thread;
 
 /*
  * The timer callback runs in soft interrupt context: nothing here may
- * sleep.  synth_event_trace()
- * and the other emitting functions may be called from any context.
- * They take every value as a u64 (va_arg(args, u64)), so each argument
- * must be of that type: cast the narrower ones.
+ * sleep.  synth_event_trace() and the other emitting functions may be
+ * called from any context.  They take every value as a u64
+ * (va_arg(args, u64)), so each argument must be of that type: cast the
+ * narrower ones.
  */
 static void sample_tick_fn(struct timer_list *timer)
 {
