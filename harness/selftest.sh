@@ -4,7 +4,8 @@
 # unfinished suite, a kernel WARNING, a KASAN use-after-free, a kmemleak
 # leak, a failure log that looks like a result) must give exactly the
 # expected report and a failing exit code;
-# json-check.py must name every broken hist.json document.
+# json-check.py must name every broken hist.json document; the fuzz
+# oracle's nolog rules must decide each of their cases as listed.
 . "$(dirname "$0")/lib.sh"
 
 d=$HARNESS_DIR/selftest
@@ -24,6 +25,12 @@ fi
 python3 "$HARNESS_DIR/json-check.py" "$d/json-good.log" >/dev/null ||
 	die "selftest: json-check.py refused a valid document"
 say "selftest: report parser ok"
+
+# The fuzz oracle's list of rejections stock leaves unlogged: each case of
+# nolog-cases.txt is excused or not exactly as it says.
+python3 "$HARNESS_DIR/fuzz/nolog.py" "$HARNESS_DIR/fuzz/nolog.txt" "$d/nolog-cases.txt" >&2 ||
+	die "selftest: harness/fuzz/nolog.txt decides a case of harness/selftest/nolog-cases.txt otherwise"
+say "selftest: fuzz nolog rules ok"
 
 # Differential probes: the same dump, or one that differs only as its
 # expected-diff says, passes; an output that changed, or a probe with no
