@@ -4,7 +4,8 @@
 #   diff-compare.sh PROBES OUT
 #
 # PROBES holds the probes (<name>.tc) and their deliberate differences
-# (<name>.expected-diff: the differing lines, "< stock" and "> ours");
+# (<name>.expected-diff: the differing lines, "< stock" and "> ours";
+# <name>.expected-diff-<KERNEL>, if there is one, for that base instead);
 # OUT/stock/<name>.txt and OUT/ours/<name>.txt are what each kernel
 # dumped.  IDs and error_log timestamps are normalized away.  A probe
 # passes when its dumps differ in exactly the listed lines; a missing or
@@ -35,7 +36,9 @@ for p in "$probes"/*.tc; do
 	if ! cmp -s "$out/$name.stock" "$out/$name.ours" && [ ! -s "$out/$name.diff" ]; then
 		echo "< (dumps differ in a way diff does not show)" >"$out/$name.diff"
 	fi
-	expected=$probes/$name.expected-diff
+	# KERNEL=7.3's upstream differs from 6.12's: its own list first
+	expected=$probes/$name.expected-diff-$KERNEL
+	[ -f "$expected" ] || expected=$probes/$name.expected-diff
 	[ -f "$expected" ] || expected=/dev/null
 	if cmp -s "$expected" "$out/$name.diff"; then
 		if [ -s "$expected" ]; then

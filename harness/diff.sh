@@ -1,6 +1,6 @@
 #!/bin/bash
 # Differential check: run every probe of harness/differential/ on the stock
-# 6.12 kernel and on ours, and compare what they dump.
+# kernel (of the base KERNEL names) and on ours, and compare what they dump.
 #
 # A probe is an ftracetest case that writes "@@DUMP-BEGIN <name>" ...
 # "@@DUMP-END" to the results port (/dev/ttyS1).  IDs and error_log

@@ -33,11 +33,11 @@ python3 "$HARNESS_DIR/fuzz/nolog.py" "$HARNESS_DIR/fuzz/nolog.txt" "$d/nolog-cas
 say "selftest: fuzz nolog rules ok"
 
 # Differential probes: the same dump, or one that differs only as its
-# expected-diff says, passes; an output that changed, or a probe with no
+# expected-diff (or its base's expected-diff-<KERNEL>) says, passes; an output that changed, or a probe with no
 # dump, fails.
 dt=$(mktemp -d)
 mkdir -p "$dt/probes" "$dt/out/stock" "$dt/out/ours"
-for p in same known changed nodump; do : >"$dt/probes/$p.tc"; done
+for p in same known changed nodump perkernel; do : >"$dt/probes/$p.tc"; done
 printf 'ID: 12\nhitcount: 3\n' >"$dt/out/stock/same.txt"
 printf 'ID: 40\nhitcount: 3\n' >"$dt/out/ours/same.txt"
 printf 'a\nstock says\n' >"$dt/out/stock/known.txt"
@@ -46,6 +46,11 @@ printf '< stock says\n> ours says\n' >"$dt/probes/known.expected-diff"
 printf 'hitcount: 3\n' >"$dt/out/stock/changed.txt"
 printf 'hitcount: 4\n' >"$dt/out/ours/changed.txt"
 printf 'x\n' >"$dt/out/stock/nodump.txt"
+# a base's own list of differences replaces the shared one
+printf 'b\nstock %s says\n' "$KERNEL" >"$dt/out/stock/perkernel.txt"
+printf 'b\nours says\n' >"$dt/out/ours/perkernel.txt"
+printf '< stock says\n> ours says\n' >"$dt/probes/perkernel.expected-diff"
+printf '< stock %s says\n> ours says\n' "$KERNEL" >"$dt/probes/perkernel.expected-diff-$KERNEL"
 out=$(HARNESS_SUMMARY= "$HARNESS_DIR/diff-compare.sh" "$dt/probes" "$dt/out" 2>&1) &&
 	{ rm -rf "$dt"; die "selftest: diff-compare.sh passed a changed probe output"; }
 rm -rf "$dt"
@@ -55,8 +60,9 @@ want='[harness] diff: changed: DIFFERS from upstream beyond null:
     > > hitcount: 4
 [harness] diff: known: only the known differences
 [harness] diff: nodump: no dump from one of the kernels
+[harness] diff: perkernel: only the known differences
 [harness] diff: same: same
-differential: 2 same, 2 differ'
+differential: 3 same, 2 differ'
 if [ "$out" != "$want" ]; then
 	diff -u <(echo "$want") <(echo "$out") >&2
 	die "selftest: diff-compare.sh output differs from what the selftest expects"
