@@ -20,11 +20,14 @@ base=$("$HARNESS_DIR/fetch-base.sh")
 fail=0
 
 say "docs: kernel-doc -none on the project's C files"
+# 6.12's scripts/kernel-doc is Perl, 7.3's Python (with Debian's python)
+kdoc=(perl scripts/kernel-doc)
+head -n 1 "$src/scripts/kernel-doc" | grep -q python && kdoc=($py scripts/kernel-doc)
 files=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- \
 	'kernel/*.[ch]' 'include/*.h' 'samples/*.[ch]')
 for f in $files; do
 	[ -f "$REPO_DIR/$f" ] || continue
-	w=$(cd "$src" && perl scripts/kernel-doc -none -Wall "$f" 2>&1) || true
+	w=$(cd "$src" && "${kdoc[@]}" -none -Wall "$f" 2>&1) || true
 	if [ -n "$w" ]; then
 		printf '%s\n' "$w" >&2
 		fail=1

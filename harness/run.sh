@@ -45,9 +45,12 @@ if [ "$mode" = bench ] && [ "${BENCH_SMP:-0}" != 1 ]; then
 	smp=1
 	icount=(-icount shift=0)
 fi
+# oops=panic: a kernel that oopsed can hang the rest of the run on a lock
+# it held (stock 7.3 did, for 45 minutes): the guest stops at once, and
+# the Oops in the console log fails the run.
 qemu=(qemu-system-x86_64 -machine pc -accel "${QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp "$smp" "${icount[@]}" -m "$mem"
       -kernel "$build/arch/x86/boot/bzImage" -initrd "$initrd"
-      -append "console=ttyS0 panic=-1 rdinit=/init"
+      -append "console=ttyS0 oops=panic panic=-1 rdinit=/init"
       -no-reboot -nic none)
 # make profile: a gdb stub on localhost
 [ -n "${QEMU_GDB_PORT:-}" ] && qemu+=(-gdb "tcp:127.0.0.1:$QEMU_GDB_PORT")

@@ -31,7 +31,10 @@
  *
  * Enabling an event in an instance goes through synth_event_reg(), which
  * keeps an RCU list of the enabled files; that list lets the histogram
- * code emit an event into all instances without locks.
+ * code emit an event into all instances without locks.  perf (and BPF
+ * programs attached through perf) see the events the histogram code
+ * emits, once per event, whatever the instances do; the in-kernel
+ * synth_event_trace*() calls write into the one file they are given.
  *
  * Lifetime: every event is on dyn_event_list, protected by event_mutex.
  * Removal is refused with -EBUSY while the event is enabled anywhere,
@@ -46,6 +49,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
+#include <linux/perf_event.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
@@ -533,6 +537,11 @@ static __printf(4, 5) int synth_fmt_add(char *buf, int len, int pos,
 	return pos + n;
 }
 
+/*
+ * The fields are separated by blanks, as the trace shows them (and as
+ * upstream prints them from 7.x on; 6.12's commas are in the print fmt
+ * only), so that tools printing from the format show what the trace does.
+ */
 static int synth_print_fmt(struct synth_event *se, char *buf, int len)
 {
 	const struct synth_field *field;
@@ -542,7 +551,7 @@ static int synth_print_fmt(struct synth_event *se, char *buf, int len)
 	pos = synth_fmt_add(buf, len, pos, "\"");
 	for (i = 0; i < se->n_fields; i++) {
 		field = se->fields[i];
-		pos = synth_fmt_add(buf, len, pos, "%s%s=%s", i ? ", " : "",
+		pos = synth_fmt_add(buf, len, pos, "%s%s=%s", i ? " " : "",
 				    field->name,
 				    field->kind == SYNTH_FIELD_NUM ?
 				    field->print_fmt : "%s");
@@ -621,8 +630,31 @@ static int synth_event_reg(struct trace_event_call *call,
 			return 0;
 		}
 		return -ENOENT;
+#ifdef CONFIG_PERF_EVENTS
+	/*
+	 * The perf core calls PERF_REGISTER for the first perf event on
+	 * the call, after call->perf_events is allocated, and
+	 * PERF_UNREGISTER for the last one, before it waits for the
+	 * tracepoints' readers (the triggers emitting this event run inside
+	 * them) and frees the list.  Per perf event, PERF_ADD and PERF_DEL
+	 * return 0: the core puts it on its CPU's list itself.
+	 */
+	case TRACE_REG_PERF_REGISTER:
+		if (!try_module_get(se->mod))
+			return -EBUSY;
+		WRITE_ONCE(se->perf_on, true);
+		return 0;
+	case TRACE_REG_PERF_UNREGISTER:
+		WRITE_ONCE(se->perf_on, false);
+		module_put(se->mod);
+		return 0;
+	case TRACE_REG_PERF_OPEN:
+	case TRACE_REG_PERF_CLOSE:
+	case TRACE_REG_PERF_ADD:
+	case TRACE_REG_PERF_DEL:
+		return 0;
+#endif
 	default:
-		/* perf is not supported for synthetic events */
 		return -EOPNOTSUPP;
 	}
 }
@@ -1159,6 +1191,44 @@ int synth_event_emit(struct synth_event *event, struct trace_event_file *file,
 /* The tail of an event without "char[]" or stack fields: nothing. */
 static const struct synth_tail synth_no_tail;
 
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * Hand one event to perf: the record is the one the ring buffer would
+ * get (perf_tp_event() fills in its header), built in perf's per-CPU
+ * buffer.  A record perf has no room for is not sent (the perf core
+ * would warn about it): only events with large "char[]" or stack
+ * fields come near PERF_MAX_TRACE_SIZE.
+ */
+static noinline void synth_perf_emit(struct synth_event *se, const u64 *vals,
+				     const struct synth_tail *tail)
+{
+	struct trace_event_call *call = &se->call;
+	struct hlist_head *head = this_cpu_ptr(call->perf_events);
+	struct pt_regs *regs;
+	void *entry;
+	int size, rctx;
+
+	if (!bpf_prog_array_valid(call) && hlist_empty(head))
+		return;
+	/* perf puts a u32 size before the record and keeps u64 alignment */
+	size = ALIGN(se->fixed_size + tail->size + sizeof(u32), sizeof(u64)) -
+	       sizeof(u32);
+	if (size > PERF_MAX_TRACE_SIZE)
+		return;
+	entry = perf_trace_buf_alloc(size, &regs, &rctx);
+	if (!entry)
+		return;
+	synth_fill_record(se, entry, vals, tail);
+	perf_fetch_caller_regs(regs);
+	perf_trace_run_bpf_submit(entry, size, rctx, call, 1, regs, head, NULL);
+}
+#else
+static inline void synth_perf_emit(struct synth_event *se, const u64 *vals,
+				   const struct synth_tail *tail)
+{
+}
+#endif
+
 void synth_event_emit_all(struct synth_event *event, const u64 *vals,
 			  unsigned int n_vals)
 {
@@ -1178,6 +1248,8 @@ void synth_event_emit_all(struct synth_event *event, const u64 *vals,
 			if (synth_file_wants_record(link->file))
 				synth_record(event, link->file, vals,
 					     &synth_no_tail);
+		if (unlikely(READ_ONCE(event->perf_on)))
+			synth_perf_emit(event, vals, &synth_no_tail);
 	} else {
 		/* in this block only: the tail is large, and cleared */
 		struct synth_tail tail;
@@ -1192,6 +1264,11 @@ void synth_event_emit_all(struct synth_event *event, const u64 *vals,
 				measured = true;
 			}
 			synth_record(event, link->file, vals, &tail);
+		}
+		if (unlikely(READ_ONCE(event->perf_on))) {
+			if (!measured)
+				synth_measure(event, vals, &tail);
+			synth_perf_emit(event, vals, &tail);
 		}
 	}
 }
