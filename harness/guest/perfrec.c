@@ -5,7 +5,8 @@
  *   perfrec ID COMMAND [ARG...]
  *
  * Opens a perf tracepoint event (PERF_TYPE_TRACEPOINT, config ID, every
- * sample with its raw record) on every online CPU, runs COMMAND, waits
+ * sample with its raw record and a CLOCK_MONOTONIC time) on every CPU
+ * 0..N-1 of the N online ones (at most 64), runs COMMAND, waits
  * for it and prints what perf got, in time order, one line a record:
  *
  *   type=<common_type> pid=<child|PID> data=<hex of the bytes after the
@@ -27,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_CPUS	64
@@ -136,6 +138,9 @@ int main(int argc, char **argv)
 	attr.config = strtoull(argv[1], NULL, 0);
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
+	/* one clock for all CPUs: the records are sorted by it */
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
 	attr.disabled = 1;
 	attr.wakeup_events = 1;
 	if (ncpu > MAX_CPUS)

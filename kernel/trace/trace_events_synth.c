@@ -31,10 +31,10 @@
  *
  * Enabling an event in an instance goes through synth_event_reg(), which
  * keeps an RCU list of the enabled files; that list lets the histogram
- * code emit an event into all instances without locks.  perf (and BPF
- * programs attached through perf) see the events the histogram code
- * emits, once per event, whatever the instances do; the in-kernel
- * synth_event_trace*() calls write into the one file they are given.
+ * code emit an event into all instances without locks.  perf sees the
+ * events the histogram code emits, once per event, whatever the
+ * instances do; the in-kernel synth_event_trace*() calls write into the
+ * one file they are given.
  *
  * Lifetime: every event is on dyn_event_list, protected by event_mutex.
  * Removal is refused with -EBUSY while the event is enabled anywhere,
@@ -598,10 +598,9 @@ static int synth_event_reg(struct trace_event_call *call,
 	struct trace_event_file *file = data;
 	struct synth_file_link *link;
 
-	lockdep_assert_held(&event_mutex);
-
 	switch (type) {
 	case TRACE_REG_REGISTER:
+		lockdep_assert_held(&event_mutex);
 		/*
 		 * Every file with the event enabled (a trigger enables it
 		 * too) pins the owning module, as upstream does: the module
@@ -620,6 +619,7 @@ static int synth_event_reg(struct trace_event_call *call,
 		se->n_enabled++;
 		return 0;
 	case TRACE_REG_UNREGISTER:
+		lockdep_assert_held(&event_mutex);
 		list_for_each_entry(link, &se->files, list) {
 			if (link->file != file)
 				continue;
@@ -632,20 +632,29 @@ static int synth_event_reg(struct trace_event_call *call,
 		return -ENOENT;
 #ifdef CONFIG_PERF_EVENTS
 	/*
-	 * The perf core calls PERF_REGISTER for the first perf event on
-	 * the call, after call->perf_events is allocated, and
-	 * PERF_UNREGISTER for the last one, before it waits for the
-	 * tracepoints' readers (the triggers emitting this event run inside
-	 * them) and frees the list.  Per perf event, PERF_ADD and PERF_DEL
-	 * return 0: the core puts it on its CPU's list itself.
+	 * The perf core calls PERF_REGISTER (under event_mutex) for the
+	 * first perf event on the call, once call->perf_events and perf's
+	 * buffers exist: the release publishes them to the emitter's
+	 * acquire.  PERF_UNREGISTER comes for the last one, before the core
+	 * frees them.  The emitter runs with preemption disabled, but not
+	 * always inside a section the core's tracepoint_synchronize_
+	 * unregister() waits for (on 7.3 it waits for SRCU readers only,
+	 * and kprobe, inject and trace_marker triggers emit outside them):
+	 * wait for it here.  PERF_OPEN/CLOSE/ADD/DEL come per perf event,
+	 * ADD and DEL from the scheduler without event_mutex; 0 lets the
+	 * core keep its per-CPU lists itself.
 	 */
 	case TRACE_REG_PERF_REGISTER:
+		lockdep_assert_held(&event_mutex);
 		if (!try_module_get(se->mod))
 			return -EBUSY;
-		WRITE_ONCE(se->perf_on, true);
+		/* pairs with synth_perf_head(): perf_events is set */
+		smp_store_release(&se->perf_on, true);
 		return 0;
 	case TRACE_REG_PERF_UNREGISTER:
+		lockdep_assert_held(&event_mutex);
 		WRITE_ONCE(se->perf_on, false);
+		synchronize_rcu();
 		module_put(se->mod);
 		return 0;
 	case TRACE_REG_PERF_OPEN:
@@ -1193,23 +1202,35 @@ static const struct synth_tail synth_no_tail;
 
 #ifdef CONFIG_PERF_EVENTS
 /*
- * Hand one event to perf: the record is the one the ring buffer would
- * get (perf_tp_event() fills in its header), built in perf's per-CPU
- * buffer.  A record perf has no room for is not sent (the perf core
- * would warn about it): only events with large "char[]" or stack
- * fields come near PERF_MAX_TRACE_SIZE.
+ * The perf events on this CPU that want @se, or NULL.  The acquire
+ * pairs with PERF_REGISTER's release: call->perf_events is set then.
  */
-static noinline void synth_perf_emit(struct synth_event *se, const u64 *vals,
+static __always_inline struct hlist_head *synth_perf_head(struct synth_event *se)
+{
+	struct hlist_head *head;
+
+	/* pairs with PERF_REGISTER in synth_event_reg() */
+	if (likely(!smp_load_acquire(&se->perf_on)))
+		return NULL;
+	head = this_cpu_ptr(se->call.perf_events);
+	return hlist_empty(head) ? NULL : head;
+}
+
+/*
+ * Hand one event to the perf events of @head: the record is the one the
+ * ring buffer would get (perf_tp_event() fills in its header), built in
+ * perf's per-CPU buffer.  A record perf has no room for is not sent (the
+ * perf core would warn about it): only events with large "char[]" or
+ * stack fields come near PERF_MAX_TRACE_SIZE.
+ */
+static noinline void synth_perf_emit(struct synth_event *se,
+				     struct hlist_head *head, const u64 *vals,
 				     const struct synth_tail *tail)
 {
-	struct trace_event_call *call = &se->call;
-	struct hlist_head *head = this_cpu_ptr(call->perf_events);
 	struct pt_regs *regs;
 	void *entry;
 	int size, rctx;
 
-	if (!bpf_prog_array_valid(call) && hlist_empty(head))
-		return;
 	/* perf puts a u32 size before the record and keeps u64 alignment */
 	size = ALIGN(se->fixed_size + tail->size + sizeof(u32), sizeof(u64)) -
 	       sizeof(u32);
@@ -1220,10 +1241,17 @@ static noinline void synth_perf_emit(struct synth_event *se, const u64 *vals,
 		return;
 	synth_fill_record(se, entry, vals, tail);
 	perf_fetch_caller_regs(regs);
-	perf_trace_run_bpf_submit(entry, size, rctx, call, 1, regs, head, NULL);
+	perf_trace_buf_submit(entry, size, rctx, se->call.event.type, 1, regs,
+			      head, NULL);
 }
 #else
-static inline void synth_perf_emit(struct synth_event *se, const u64 *vals,
+static __always_inline struct hlist_head *synth_perf_head(struct synth_event *se)
+{
+	return NULL;
+}
+
+static inline void synth_perf_emit(struct synth_event *se,
+				   struct hlist_head *head, const u64 *vals,
 				   const struct synth_tail *tail)
 {
 }
@@ -1233,6 +1261,7 @@ void synth_event_emit_all(struct synth_event *event, const u64 *vals,
 			  unsigned int n_vals)
 {
 	struct synth_file_link *link;
+	struct hlist_head *head;
 
 	if (n_vals != event->n_fields)
 		return;
@@ -1248,8 +1277,9 @@ void synth_event_emit_all(struct synth_event *event, const u64 *vals,
 			if (synth_file_wants_record(link->file))
 				synth_record(event, link->file, vals,
 					     &synth_no_tail);
-		if (unlikely(READ_ONCE(event->perf_on)))
-			synth_perf_emit(event, vals, &synth_no_tail);
+		head = synth_perf_head(event);
+		if (unlikely(head))
+			synth_perf_emit(event, head, vals, &synth_no_tail);
 	} else {
 		/* in this block only: the tail is large, and cleared */
 		struct synth_tail tail;
@@ -1265,10 +1295,11 @@ void synth_event_emit_all(struct synth_event *event, const u64 *vals,
 			}
 			synth_record(event, link->file, vals, &tail);
 		}
-		if (unlikely(READ_ONCE(event->perf_on))) {
+		head = synth_perf_head(event);
+		if (unlikely(head)) {
 			if (!measured)
 				synth_measure(event, vals, &tail);
-			synth_perf_emit(event, vals, &tail);
+			synth_perf_emit(event, head, vals, &tail);
 		}
 	}
 }

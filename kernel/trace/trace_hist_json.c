@@ -359,7 +359,7 @@ static int json_hist(struct seq_file *m, struct event_trigger_data *data)
 {
 	struct hist_data *hd = data->private_data;
 	struct tracing_map_sort_entry **entries;
-	int i, n, ret;
+	int i, n, ret, shown = 0;
 
 	seq_puts(m, "{\"trigger\":");
 	ret = json_trigger(m, data);
@@ -372,14 +372,22 @@ static int json_hist(struct seq_file *m, struct event_trigger_data *data)
 	if (n < 0)
 		return n;
 	for (i = 0; i < n; i++) {
-		seq_puts(m, i ? ",\n" : "\n");
-		json_entry(m, hd, entries[i]->key, entries[i]->elt);
 		if (!(i & 255))
 			cond_resched();
+		/*
+		 * As in the hist file: an entry whose event has not counted
+		 * its hit yet is left out.  Its values are read afterwards,
+		 * once; a hitcount only grows while the file is printed.
+		 */
+		if (!hist_elt_hitcount(hd, entries[i]->elt))
+			continue;
+		seq_puts(m, shown ? ",\n" : "\n");
+		json_entry(m, hd, entries[i]->key, entries[i]->elt);
+		shown++;
 	}
 	tracing_map_destroy_sort_entries(entries, n);
 	seq_printf(m, "],\n\"totals\":{\"hits\":%llu,\"entries\":%d,\"dropped\":%llu}}",
-		   tracing_map_read_hits(hd->map), n,
+		   tracing_map_read_hits(hd->map), shown,
 		   tracing_map_read_drops(hd->map));
 	return 0;
 }

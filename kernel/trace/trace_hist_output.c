@@ -418,7 +418,7 @@ static int show_entries(struct seq_file *m, struct hist_data *hd)
 {
 	struct tracing_map_sort_entry **entries;
 	struct hist_column cols[HIST_VALS_MAX] = {};
-	unsigned int idx[HIST_VALS_MAX], i, j, nv = hd->n_vals;
+	unsigned int idx[HIST_VALS_MAX], i, j, nv = hd->n_vals, shown = 0;
 	u64 row[HIST_VALS_MAX], *snap = NULL;
 	int n;
 
@@ -432,7 +432,12 @@ static int show_entries(struct seq_file *m, struct hist_data *hd)
 	 * Events go on updating the entries while they are printed: each
 	 * entry's values are read once, in one pass over the CPUs, and
 	 * both the column statistics and the lines are made from that
-	 * copy (@snap when there are columns, else @row per line).
+	 * copy (@snap when there are columns, else @row per line).  An
+	 * entry whose hitcount (value 0) reads 0 was published by an event
+	 * that has not counted its hit yet (it may even have been
+	 * preempted there, on a kernel whose syscall events trigger
+	 * preemptibly): it is left out, as if it came a moment later, and
+	 * Entries counts the lines shown.
 	 */
 	if (n && hist_has_columns(hd)) {
 		snap = kvmalloc_array(n, nv * sizeof(*snap), GFP_KERNEL);
@@ -444,6 +449,8 @@ static int show_entries(struct seq_file *m, struct hist_data *hd)
 			u64 *r = snap + (size_t)i * nv;
 
 			tracing_map_read_sums(entries[i]->elt, idx, nv, r);
+			if (!r[0])
+				continue;
 			for (j = 0; j < nv; j++) {
 				cols[j].total += r[j];
 				cols[j].max = max(cols[j].max, r[j]);
@@ -459,14 +466,17 @@ static int show_entries(struct seq_file *m, struct hist_data *hd)
 			r = snap + (size_t)i * nv;
 		else
 			tracing_map_read_sums(entries[i]->elt, idx, nv, row);
-		hist_print_key(m, hd, entries[i]->key, entries[i]->elt);
-		print_vals(m, hd, entries[i]->elt, cols, r);
 		if (!(i & 255))
 			cond_resched();
+		if (!r[0])
+			continue;
+		hist_print_key(m, hd, entries[i]->key, entries[i]->elt);
+		print_vals(m, hd, entries[i]->elt, cols, r);
+		shown++;
 	}
 	kvfree(snap);
 	tracing_map_destroy_sort_entries(entries, n);
-	return n;
+	return shown;
 }
 
 struct hist_sample {

@@ -139,8 +139,8 @@ struct synth_err {
  * @ref: references taken with synth_event_find_get(), event_mutex
  * @n_enabled: number of trace_event_files with the event enabled
  * @files: RCU list of the enabled trace_event_files
- * @perf_on: perf events are registered on @call (event_mutex; read
- *	locklessly by the emitter)
+ * @perf_on: perf events are registered on @call (set under event_mutex
+ *	with a release, read by the emitter with an acquire)
  * @mod: owning module or NULL; the event goes away with the module
  * @class: event class (system "synthetic")
  * @call: the trace event registered with the tracing core
