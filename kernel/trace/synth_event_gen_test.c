@@ -107,7 +107,7 @@ static int sgt_read(struct trace_event_file *file)
 	u64 ts;
 
 	sgt_text[0] = '\0';
-	iter = kzalloc(sizeof(*iter), GFP_KERNEL);
+	iter = kzalloc_obj(*iter, GFP_KERNEL);
 	if (!iter)
 		return -ENOMEM;
 

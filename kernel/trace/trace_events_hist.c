@@ -613,7 +613,7 @@ static int create_map(struct hist_data *hd)
 		return ret;
 
 	/* the first trigger of a name= starts its table */
-	named = kzalloc(sizeof(*named), GFP_KERNEL);
+	named = kzalloc_obj(*named, GFP_KERNEL);
 	if (!named)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&named->sharers);
@@ -685,7 +685,7 @@ static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param,
 	unsigned int i;
 	int ret;
 
-	hd = kzalloc(sizeof(*hd), GFP_KERNEL);
+	hd = kzalloc_obj(*hd, GFP_KERNEL);
 	if (!hd)
 		return ERR_PTR(-ENOMEM);
 	hd->refs = 1;
@@ -1881,7 +1881,7 @@ static int hist_files_open(struct inode *inode, struct file *file,
 	ret = tracing_open_file_tr(inode, file);
 	if (ret)
 		return ret;
-	hfd = kzalloc(sizeof(*hfd), GFP_KERNEL);
+	hfd = kzalloc_obj(*hfd, GFP_KERNEL);
 	if (!hfd) {
 		ret = -ENOMEM;
 		goto err;

@@ -609,7 +609,7 @@ static int synth_event_reg(struct trace_event_call *call,
 		 */
 		if (!try_module_get(se->mod))
 			return -EBUSY;
-		link = kmalloc(sizeof(*link), GFP_KERNEL);
+		link = kmalloc_obj(*link, GFP_KERNEL);
 		if (!link) {
 			module_put(se->mod);
 			return -ENOMEM;
@@ -769,7 +769,7 @@ static struct synth_event *synth_event_alloc(struct synth_def *def,
 	struct synth_event *se;
 	unsigned int i;
 
-	se = kzalloc(sizeof(*se), GFP_KERNEL);
+	se = kzalloc_obj(*se, GFP_KERNEL);
 	if (!se)
 		return ERR_PTR(-ENOMEM);
 

@@ -412,7 +412,7 @@ static int create_track(struct hist_data *hd, struct hist_action *a,
 	if (!a->track_ref)
 		return -ENOMEM;
 
-	a->track_var = kzalloc(sizeof(*a->track_var), GFP_KERNEL);
+	a->track_var = kzalloc_obj(*a->track_var, GFP_KERNEL);
 	if (!a->track_var)
 		return -ENOMEM;
 	a->track_var->kind = HIST_KIND_U64;
@@ -537,7 +537,7 @@ static int action_create(struct hist_data *hd, const char *text,
 	bool is_trace;
 	int ret = -ENOMEM;
 
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	a = kzalloc_obj(*a, GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
 	buf = kstrdup(text, GFP_KERNEL);
@@ -623,7 +623,7 @@ static int action_create(struct hist_data *hd, const char *text,
 		ret = create_save(hd, pv, n);
 	} else if (!strcmp(act, "snapshot")) {
 		a->act = HIST_ACT_SNAPSHOT;
-		a->snap = kzalloc(sizeof(*a->snap), GFP_KERNEL);
+		a->snap = kzalloc_obj(*a->snap, GFP_KERNEL);
 		ret = a->snap ? 0 : -ENOMEM;
 		if (a->snap) {
 			a->snap->hd = hd;

@@ -51,7 +51,7 @@ static struct hist_field *fail(struct field_ctx *ctx, enum hist_err err,
 
 static struct hist_field *new_field(enum hist_kind kind, unsigned long flags)
 {
-	struct hist_field *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	struct hist_field *f = kzalloc_obj(*f, GFP_KERNEL);
 
 	if (!f)
 		return ERR_PTR(-ENOMEM);

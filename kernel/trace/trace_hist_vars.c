@@ -198,7 +198,7 @@ static struct hist_field *ref_entry(struct hist_data *hd,
 	if (hd->n_var_refs == HIST_VAR_REFS_MAX)
 		return ERR_PTR(-E2BIG);
 
-	ref = kzalloc(sizeof(*ref), GFP_KERNEL);
+	ref = kzalloc_obj(*ref, GFP_KERNEL);
 	if (!ref)
 		return ERR_PTR(-ENOMEM);
 	ref->kind = HIST_KIND_VAR_REF;

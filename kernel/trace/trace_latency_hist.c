@@ -754,7 +754,7 @@ static int lh_cpu_open(struct inode *inode, struct file *filp)
 	ret = tracing_check_open_get_tr(NULL);
 	if (ret)
 		return ret;
-	s = kvzalloc(sizeof(*s), GFP_KERNEL);
+	s = kvzalloc_obj(*s, GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	s->cpu = cf->cpu;

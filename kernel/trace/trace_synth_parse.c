@@ -218,7 +218,7 @@ static int synth_build_field(const char *type, unsigned int tpos,
 	if (!info)
 		return synth_fail(err, SYNTH_ERR_INVALID_TYPE, tpos);
 
-	field = kzalloc(sizeof(*field), GFP_KERNEL);
+	field = kzalloc_obj(*field, GFP_KERNEL);
 	if (!field)
 		return -ENOMEM;
 
@@ -427,7 +427,7 @@ int synth_parse_def(const char *cmd, unsigned int start, bool need_fields,
 	char *buf, *p, *name;
 	int ret;
 
-	def = kzalloc(sizeof(*def), GFP_KERNEL);
+	def = kzalloc_obj(*def, GFP_KERNEL);
 	buf = kstrdup(cmd, GFP_KERNEL);
 	if (!def || !buf) {
 		ret = -ENOMEM;
