@@ -884,6 +884,8 @@ int hist_trigger_print(struct seq_file *m, struct event_trigger_data *data);
 typedef void (*hist_entry_print_fn)(struct seq_file *m, struct hist_data *hd,
 				    void *key, struct tracing_map_elt *elt);
 size_t hist_size_hint(struct hist_data *hd, hist_entry_print_fn print);
+bool hist_read_entry(struct hist_data *hd, struct tracing_map_elt *elt,
+		     u64 *vals);
 size_t hist_data_size_hint(struct hist_data *hd);
 size_t hist_json_size_hint(struct hist_data *hd);
 void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,

@@ -242,18 +242,14 @@ static void json_key_part(struct seq_file *m, const struct hist_field *f,
 	}
 }
 
+/* @vals: every value of the entry, from hist_read_entry() */
 static void json_values(struct seq_file *m, struct hist_data *hd,
-			struct tracing_map_elt *elt)
+			struct tracing_map_elt *elt, const u64 *vals)
 {
 	const char *names[HIST_VALS_MAX];
-	unsigned int idx[HIST_VALS_MAX], i, j, n = 0;
-	u64 q[HIST_QUANTILES], vals[HIST_VALS_MAX];
+	unsigned int i, j, n = 0;
+	u64 q[HIST_QUANTILES];
 	bool first = true;
-
-	/* every value of the entry from one pass over the CPUs */
-	for (i = 0; i < hd->n_vals; i++)
-		idx[i] = hd->fields[i]->map_idx;
-	tracing_map_read_sums(elt, idx, hd->n_vals, vals);
 
 	seq_puts(m, "\"values\":{");
 	for (i = 0; i < hd->n_vals; i++) {
@@ -289,8 +285,9 @@ static void json_values(struct seq_file *m, struct hist_data *hd,
 	seq_putc(m, '}');
 }
 
-static void json_entry(struct seq_file *m, struct hist_data *hd, void *key,
-		       struct tracing_map_elt *elt)
+static void json_entry_vals(struct seq_file *m, struct hist_data *hd,
+			    void *key, struct tracing_map_elt *elt,
+			    const u64 *vals)
 {
 	unsigned int i, first = hist_first_key(hd);
 	const char *names[HIST_KEYS_MAX];
@@ -306,9 +303,19 @@ static void json_entry(struct seq_file *m, struct hist_data *hd, void *key,
 		json_key_part(m, f, key + f->key_offset, elt);
 	}
 	seq_puts(m, "},");
-	json_values(m, hd, elt);
+	json_values(m, hd, elt, vals);
 	hist_actions_json_entry(m, hd, elt);
 	seq_putc(m, '}');
+}
+
+/* One entry as hist.json prints it, for hist_size_hint(). */
+static void json_entry(struct seq_file *m, struct hist_data *hd, void *key,
+		       struct tracing_map_elt *elt)
+{
+	u64 vals[HIST_VALS_MAX];
+
+	hist_read_entry(hd, elt, vals);
+	json_entry_vals(m, hd, key, elt, vals);
 }
 
 /*
@@ -359,6 +366,7 @@ static int json_hist(struct seq_file *m, struct event_trigger_data *data)
 {
 	struct hist_data *hd = data->private_data;
 	struct tracing_map_sort_entry **entries;
+	u64 vals[HIST_VALS_MAX];
 	int i, n, ret, shown = 0;
 
 	seq_puts(m, "{\"trigger\":");
@@ -374,15 +382,11 @@ static int json_hist(struct seq_file *m, struct event_trigger_data *data)
 	for (i = 0; i < n; i++) {
 		if (!(i & 255))
 			cond_resched();
-		/*
-		 * As in the hist file: an entry whose event has not counted
-		 * its hit yet is left out.  Its values are read afterwards,
-		 * once; a hitcount only grows while the file is printed.
-		 */
-		if (!hist_elt_hitcount(hd, entries[i]->elt))
+		/* read once, and left out as in the hist file */
+		if (!hist_read_entry(hd, entries[i]->elt, vals))
 			continue;
 		seq_puts(m, shown ? ",\n" : "\n");
-		json_entry(m, hd, entries[i]->key, entries[i]->elt);
+		json_entry_vals(m, hd, entries[i]->key, entries[i]->elt, vals);
 		shown++;
 	}
 	tracing_map_destroy_sort_entries(entries, n);

@@ -414,62 +414,90 @@ static void hist_val_idx(struct hist_data *hd, unsigned int *idx)
 		idx[j] = hd->fields[j]->map_idx;
 }
 
+/**
+ * hist_read_entry - read the values of an entry to be printed
+ * @hd: the histogram
+ * @elt: the entry
+ * @vals: receives its @hd->n_vals values, in one pass over the CPUs
+ *
+ * Events go on while the hist files are read.  An entry whose hitcount
+ * (value 0) reads 0 was published by an event that has not counted its
+ * hit yet, or its whole count was in a CPU's pending slot while that
+ * was being moved into the entry, which a reader may miss (rule (C) of
+ * tracing_map.c).  It is read once more, and left out if it still
+ * reads 0: as if its first hit came a moment later.
+ *
+ * Return: true if the entry is to be printed with @vals.
+ */
+bool hist_read_entry(struct hist_data *hd, struct tracing_map_elt *elt,
+		     u64 *vals)
+{
+	unsigned int idx[HIST_VALS_MAX];
+
+	hist_val_idx(hd, idx);
+	tracing_map_read_sums(elt, idx, hd->n_vals, vals);
+	if (likely(vals[0]))
+		return true;
+	tracing_map_read_sums(elt, idx, hd->n_vals, vals);
+	return vals[0] != 0;
+}
+
 static int show_entries(struct seq_file *m, struct hist_data *hd)
 {
 	struct tracing_map_sort_entry **entries;
 	struct hist_column cols[HIST_VALS_MAX] = {};
-	unsigned int idx[HIST_VALS_MAX], i, j, nv = hd->n_vals, shown = 0;
+	unsigned int i, j, nv = hd->n_vals, shown = 0;
 	u64 row[HIST_VALS_MAX], *snap = NULL;
+	bool *show = NULL;
 	int n;
 
 	n = tracing_map_sort_entries(hd->map, hd->sort_keys, hd->n_sort_keys,
 				     &entries);
 	if (n < 0)
 		return n;
-	hist_val_idx(hd, idx);
 
 	/*
 	 * Events go on updating the entries while they are printed: each
-	 * entry's values are read once, in one pass over the CPUs, and
-	 * both the column statistics and the lines are made from that
-	 * copy (@snap when there are columns, else @row per line).  An
-	 * entry whose hitcount (value 0) reads 0 was published by an event
-	 * that has not counted its hit yet (it may even have been
-	 * preempted there, on a kernel whose syscall events trigger
-	 * preemptibly): it is left out, as if it came a moment later, and
-	 * Entries counts the lines shown.
+	 * entry's values are read once (hist_read_entry()), and both the
+	 * column statistics and the lines are made from that copy (@snap
+	 * when there are columns, else @row per line).  An entry it leaves
+	 * out is neither printed nor in a column's statistics, and Entries
+	 * counts the lines shown.
 	 */
 	if (n && hist_has_columns(hd)) {
-		snap = kvmalloc_array(n, nv * sizeof(*snap), GFP_KERNEL);
+		snap = kvmalloc_array(n, nv * sizeof(*snap) + sizeof(*show),
+				      GFP_KERNEL);
 		if (!snap) {
 			tracing_map_destroy_sort_entries(entries, n);
 			return -ENOMEM;
 		}
+		show = (bool *)(snap + (size_t)n * nv);
 		for (i = 0; i < n; i++) {
 			u64 *r = snap + (size_t)i * nv;
 
-			tracing_map_read_sums(entries[i]->elt, idx, nv, r);
-			if (!r[0])
+			if (!(i & 255))
+				cond_resched();
+			show[i] = hist_read_entry(hd, entries[i]->elt, r);
+			if (!show[i])
 				continue;
 			for (j = 0; j < nv; j++) {
 				cols[j].total += r[j];
 				cols[j].max = max(cols[j].max, r[j]);
 			}
-			if (!(i & 255))
-				cond_resched();
 		}
 	}
 	for (i = 0; i < n; i++) {
 		u64 *r = row;
 
-		if (snap)
-			r = snap + (size_t)i * nv;
-		else
-			tracing_map_read_sums(entries[i]->elt, idx, nv, row);
 		if (!(i & 255))
 			cond_resched();
-		if (!r[0])
+		if (snap) {
+			r = snap + (size_t)i * nv;
+			if (!show[i])
+				continue;
+		} else if (!hist_read_entry(hd, entries[i]->elt, row)) {
 			continue;
+		}
 		hist_print_key(m, hd, entries[i]->key, entries[i]->elt);
 		print_vals(m, hd, entries[i]->elt, cols, r);
 		shown++;
