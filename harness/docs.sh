@@ -27,7 +27,9 @@ files=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- \
 	'kernel/*.[ch]' 'include/*.h' 'samples/*.[ch]')
 for f in $files; do
 	[ -f "$REPO_DIR/$f" ] || continue
-	w=$(cd "$src" && "${kdoc[@]}" -none -Wall "$f" 2>&1) || true
+	w=$(cd "$src" && "${kdoc[@]}" -none -Wall "$f" 2>&1) ||
+		w="$w${w:+
+}kernel-doc failed on $f (exit $?)"
 	if [ -n "$w" ]; then
 		printf '%s\n' "$w" >&2
 		fail=1
