@@ -73,6 +73,13 @@ pending=$root/harness/pending
 if [ "$variant" = ours ]; then
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/config/pending.txt" >"$pending"
 fi
+# Upstream tests with a race of their own (harness/config/racy-tests.txt):
+# "suite file" per line, rerun by the guest when they fail.
+sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/config/racy-tests.txt" |
+	awk -F '\t' 'NF >= 3 { print $1, $2 }' >"$root/harness/racy"
+# ours must not race: only upstream's suites may be listed
+awk '$1 !~ /^upstream-/ { exit 1 }' "$root/harness/racy" ||
+	die "harness/config/racy-tests.txt lists a test that is not upstream's"
 is_pending() { awk -v t="$1" '$1 == t { found = 1 } END { exit !found }' "$pending"; }
 
 select_tc() {	# files or dirs (relative to /ftrace) -> filtered list

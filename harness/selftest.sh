@@ -2,14 +2,15 @@
 # Self-test of the harness's result parser: a fixed console and results log
 # with every kind of outcome (pass, fail, skip, xfail, unresolved, an
 # unfinished suite, a kernel WARNING, a KASAN use-after-free, a kmemleak
-# leak, a failure log that looks like a result) must give exactly the
+# leak, a failure log that looks like a result, a racy test passed or
+# not by its rerun) must give exactly the
 # expected report and a failing exit code;
 # json-check.py must name every broken hist.json document; the fuzz
 # oracle's nolog rules must decide each of their cases as listed.
 . "$(dirname "$0")/lib.sh"
 
 d=$HARNESS_DIR/selftest
-out=$(TESTS='' HARNESS_SUMMARY= HARNESS_BASE_VERSION=6.12.0 EXPECTED_SKIPS="$d/expected-skips.txt" "$HARNESS_DIR/report.sh" check "$d/console.log" "$d/results.log" "$d/kconfig" "$d/manifest") && rc=0 || rc=$?
+out=$(TESTS='' HARNESS_SUMMARY= HARNESS_BASE_VERSION=6.12.0 EXPECTED_SKIPS="$d/expected-skips.txt" RACY_TESTS="$d/racy-tests.txt" "$HARNESS_DIR/report.sh" check "$d/console.log" "$d/results.log" "$d/kconfig" "$d/manifest") && rc=0 || rc=$?
 if [ "$rc" = 0 ]; then
 	die "selftest: report.sh passed a run with failures"
 fi
