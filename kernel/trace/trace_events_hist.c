@@ -873,6 +873,25 @@ bool hist_removing_instance(void)
 	return hist_instance_removal;
 }
 
+/*
+ * Wait for every event that may still be running a trigger, its filter
+ * or its histogram.  Tracepoint events run them inside the tracepoint's
+ * read section, which tracepoint_synchronize_unregister() waits for.
+ * kprobe events, injected events, trace_marker writes and
+ * synth_event_trace() callers run them outside any tracepoint, with
+ * preemption disabled: a plain RCU grace period waits for those.  The
+ * RCU grace period is started first and runs alongside the tracepoint
+ * waits (on kernels whose tracepoint wait includes one, it is already
+ * over when checked).
+ */
+static void hist_sync_events(void)
+{
+	unsigned long rcu_gp = start_poll_synchronize_rcu();
+
+	tracepoint_synchronize_unregister();
+	cond_synchronize_rcu(rcu_gp);
+}
+
 static void hist_trigger_free(struct event_trigger_data *data)
 {
 	struct hist_data *hd = data->private_data;
@@ -892,7 +911,7 @@ static void hist_trigger_free(struct event_trigger_data *data)
 	 * trigger_data_free() is not used: it may defer its wait.)
 	 */
 	if (hd->armed)
-		tracepoint_synchronize_unregister();
+		hist_sync_events();
 	free_event_filter(rcu_access_pointer(data->filter));
 	kfree(data->filter_str);
 	/*
@@ -993,7 +1012,7 @@ static int hist_register(char *glob, struct event_trigger_data *data,
 		list_del_rcu(&data->list);
 		update_cond_flag(file);
 		data->ref--;
-		tracepoint_synchronize_unregister();
+		hist_sync_events();
 		hist_disarm(hd);
 		return ret;
 	}
@@ -1019,7 +1038,7 @@ static void hist_remove(struct event_trigger_data *data,
 	list_del_rcu(&data->list);
 	update_cond_flag(file);
 	trace_event_trigger_enable_disable(file, 0);
-	tracepoint_synchronize_unregister();
+	hist_sync_events();
 	hist_disarm(hd);
 	if (data->cmd_ops->free)
 		data->cmd_ops->free(data);
@@ -1085,7 +1104,7 @@ static void hist_freeze(struct hist_data *hd, bool frozen)
 static void hist_clear(struct hist_data *hd)
 {
 	hist_freeze(hd, true);
-	tracepoint_synchronize_unregister();
+	hist_sync_events();
 	tracing_map_clear(hd->map);
 	hist_freeze(hd, false);
 }
@@ -1477,7 +1496,7 @@ int hist_kernel_refilter(struct trace_event_file *file, const void *owner,
 	str = NULL;
 	update_cond_flag(file);
 	/* no event may still run the old filter */
-	tracepoint_synchronize_unregister();
+	hist_sync_events();
 	free_event_filter(old);
 	kfree(old_str);
 out_unlock:
