@@ -4,7 +4,7 @@
 
     json-check.py RESULTS_LOG
 
-test.d/hist/hist-ours-json.tc writes each hist.json it reads to the
+test.d/hist/hist-json.tc writes each hist.json it reads to the
 results port as
 
     @@JSON-BEGIN <name>
