@@ -358,8 +358,9 @@ static struct hist_field *find_sort_field(struct hist_data *hd,
 }
 
 /*
- * "name.min[.descending]": an aggregation after the name is part of it
- * (ours).  Return its flag and set *@mod to the modifier after it.
+ * "name.min[.descending]": an aggregation after the name (".min", ".max"
+ * or ".avg") is part of it.  Return its flag and set *@mod to the
+ * modifier after it.
  */
 static unsigned long sort_agg(const struct hist_spec_sort *s,
 			      const char **mod)
@@ -382,7 +383,7 @@ static unsigned long sort_agg(const struct hist_spec_sort *s,
 }
 
 /*
- * Sort criteria per trigger: upstream's 2, whose own selftests require a
+ * Sort criteria per trigger: 2, as the existing selftests require a
  * third to be refused, unless raised (up to 4) on the command line
  * (trace_events_hist.sort_keys=4) or in
  * /sys/module/trace_events_hist/parameters/sort_keys.
@@ -451,15 +452,16 @@ static const struct kernel_param_ops sort_keys_ops = {
 };
 
 module_param_cb(sort_keys, &sort_keys_ops, &hist_sort_keys, 0644);
-MODULE_PARM_DESC(sort_keys, "sort criteria a hist trigger takes, 2 (upstream's) to 4");
+MODULE_PARM_DESC(sort_keys, "sort criteria a hist trigger takes, 2 (the default) to 4");
 
 /*
- * Sort criteria, checked one by one in upstream's order: empty, one too
- * many (when the last one that fits is reached), the field, then its
- * modifier.  Every command takes the limit in force, as upstream has
- * its one limit for all (":pause" may create a trigger, and a removal
- * that does not parse is an error there too); the limit cannot go below
- * what an existing trigger uses (sort_keys_set()).
+ * Sort criteria, checked one by one in this order: empty, one too many
+ * (when the last one that fits is reached), the field, then its
+ * modifier.  The order decides which error a text with several errors
+ * reports; keep it (the error_log ABI).  Every command takes the limit
+ * in force, there being one limit for all (":pause" may create a
+ * trigger, and a removal that does not parse is an error too); the
+ * limit cannot go below what an existing trigger uses (sort_keys_set()).
  */
 static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 {
@@ -489,12 +491,12 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 		unsigned long agg;
 		const char *mod;
 
-		/* as upstream: nothing before the dot is empty too */
+		/* nothing before the dot is empty too */
 		if (!*s->name) {
 			cmd_log(cmd, HIST_ERR_EMPTY_SORT_FIELD, spec->sort_str);
 			return -EINVAL;
 		}
-		/* as upstream: the last one that fits is not checked */
+		/* too many: the last one that fits is not checked */
 		if (i == limit - 1 && over) {
 			cmd_log(cmd, too_many[limit - HIST_SORT_KEYS_DEFAULT],
 				spec->sort_str);
@@ -503,7 +505,7 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 		agg = sort_agg(s, &mod);
 		f = find_sort_field(hd, s->name, agg);
 		if (!f && agg) {
-			/* no such aggregated value: a bad modifier, as upstream */
+			/* no such aggregated value: a bad modifier */
 			mod = s->mod;
 			f = find_sort_field(hd, s->name, 0);
 		}
@@ -701,7 +703,10 @@ static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param,
 		goto fail;
 	}
 
-	/* upstream's order: handler syntax, values, variables, keys, sort */
+	/*
+	 * Handler syntax, values, variables, keys, sort: the order decides
+	 * which error a text with several errors reports (the error_log ABI).
+	 */
 	ret = hist_actions_check(hd);
 	if (!ret)
 		ret = create_vals(cmd, hd);
@@ -939,10 +944,10 @@ static int hist_trigger_print_op(struct seq_file *m,
 
 /*
  * Switch on what the histogram needs of its trace instance: the clock for
- * timestamps, the conditional snapshot.  All or nothing.  Unlike upstream,
- * timestamps do not turn event buffering off: an event held in the per-CPU
- * buffered page (filtered or soft-disabled) takes its common_timestamp
- * from the buffer's clock when the trigger runs (see timestamp() in
+ * timestamps, the conditional snapshot.  All or nothing.  Timestamps do
+ * not turn event buffering off: an event held in the per-CPU buffered
+ * page (filtered or soft-disabled) takes its common_timestamp from the
+ * buffer's clock when the trigger runs (see timestamp() in
  * trace_hist_run.c), which spares every event a ring buffer reservation
  * and discard.
  */
@@ -1060,8 +1065,8 @@ static void hist_unregister_all(struct trace_event_file *file)
 	struct event_trigger_data *test, *n;
 
 	/*
-	 * All or nothing, as upstream: if the variables of any hist trigger
-	 * of the event are in use, truncating the file removes none.
+	 * All or nothing: if the variables of any hist trigger of the
+	 * event are in use, truncating the file removes none.
 	 */
 	list_for_each_entry(test, &file->triggers, list)
 		if (test->cmd_ops->trigger_type == ETT_EVENT_HIST &&
@@ -1111,8 +1116,8 @@ static void hist_clear(struct hist_data *hd)
 
 /*
  * ":pause", ":cont" and ":clear" on an existing trigger.  One command
- * does one of them, the first of pause, cont, clear that it names, as
- * upstream (":pause:clear" pauses and keeps the entries).
+ * does one of them, the first of pause, cont, clear that it names
+ * (":pause:clear" pauses and keeps the entries).
  */
 static int hist_control(struct hist_cmd *cmd, struct event_trigger_data *test,
 			struct hist_spec *spec)
@@ -1148,7 +1153,7 @@ static char *filter_text(char *filter)
 /*
  * Split "trigger [if filter]".  Unlike other triggers a hist trigger may
  * contain blanks ("trace(e, a, b)"), so only a blank-delimited "if" ends
- * it, as upstream does.  *@filter keeps the "if".
+ * it.  *@filter keeps the "if".
  */
 static int split_filter(char *text, char **param, char **filter)
 {
@@ -1221,7 +1226,8 @@ static int hist_parse(struct event_command *cmd_ops,
 	/*
 	 * ":pause", ":cont" and ":clear" may repeat the variables of the
 	 * trigger they address; any other text is checked like a new
-	 * trigger, first for variables defined elsewhere (as upstream).
+	 * trigger, first for variables defined elsewhere: that error comes
+	 * before the one for a missing trigger.
 	 */
 	if (!test && (hd->spec.pause || hd->spec.cont || hd->spec.clear) &&
 	    hist_vars_redefined(&hc, hd)) {
@@ -1989,7 +1995,7 @@ const struct file_operations event_hist_fops = {
 	.poll		= event_hist_poll,
 };
 
-/* ours: the same data as one JSON document, see trace_hist_json.c */
+/* hist.json: the same data as one JSON document, see trace_hist_json.c */
 static int hist_json_file_show(struct seq_file *m, void *v)
 {
 	return hist_files_show(m, HIST_FILE_JSON);

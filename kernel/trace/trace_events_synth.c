@@ -495,7 +495,7 @@ static void synth_print_field(struct trace_iterator *iter,
 			break;
 		trace_seq_printf(s, "\n=> %pS", (void *)addr);
 	}
-	/* upstream ends every frame line, so a blank line follows a stack */
+	/* every frame line is ended, so a blank line follows a stack */
 	if (i)
 		trace_seq_putc(s, '\n');
 }
@@ -538,9 +538,8 @@ static __printf(4, 5) int synth_fmt_add(char *buf, int len, int pos,
 }
 
 /*
- * The fields are separated by blanks, as the trace shows them (and as
- * upstream prints them from 7.x on; 6.12's commas are in the print fmt
- * only), so that tools printing from the format show what the trace does.
+ * The fields are separated by blanks, as the trace shows them, so that
+ * tools printing from the format show what the trace does.
  */
 static int synth_print_fmt(struct synth_event *se, char *buf, int len)
 {
@@ -603,9 +602,9 @@ static int synth_event_reg(struct trace_event_call *call,
 		lockdep_assert_held(&event_mutex);
 		/*
 		 * Every file with the event enabled (a trigger enables it
-		 * too) pins the owning module, as upstream does: the module
-		 * cannot be unloaded, and so fail to remove its events,
-		 * while they are in use.
+		 * too) pins the owning module: the module cannot be
+		 * unloaded, and so fail to remove its events, while they
+		 * are in use.
 		 */
 		if (!try_module_get(se->mod))
 			return -EBUSY;
@@ -737,12 +736,13 @@ static int synth_event_layout(struct synth_event *se)
 			.size		= field->size,
 			.align		= sizeof(u64),
 			.is_signed	= field->is_signed,
-			/* a stack is known by its filter type, as upstream */
+			/* the hist code knows a stack by its filter type */
 			.filter_type	= field->kind == SYNTH_FIELD_STACK ?
 					  FILTER_STACKTRACE : FILTER_OTHER,
 			/*
 			 * No array length: a char[N] field's format line
-			 * reads "char name[]", its size N, as on stock.
+			 * reads "char name[]", its size N, as tools reading
+			 * the format expect.
 			 */
 			.len		= 0,
 		};
@@ -896,7 +896,7 @@ static int synth_create_cmd(const char *raw, struct module *mod,
 	}
 
 	ret = synth_parse_def(cmd, name_off, true, &def, &err);
-	/* as upstream: a name in use is reported before bad fields */
+	/* a name in use is reported before bad fields (error_log ABI) */
 	if (ret == -EINVAL && err.type != SYNTH_ERR_INVALID_CMD &&
 	    synth_cmd_name_taken(cmd + name_off)) {
 		err.type = SYNTH_ERR_EVENT_EXISTS;
@@ -934,8 +934,8 @@ int synth_event_create_text(const char *cmd)
 
 /*
  * Handle "!name [fields]" written to synthetic_events.  The event goes by
- * its name whatever follows, as in upstream; "!" or "! name" name no
- * event.
+ * its name whatever follows (the fields are not compared); "!" or
+ * "! name" name no event.
  */
 static int synth_remove_cmd(const char *cmd)
 {
@@ -1175,8 +1175,8 @@ int synth_event_emit(struct synth_event *event, struct trace_event_file *file,
 		return -EINVAL;
 
 	/*
-	 * The record shows the caller's preemption depth, as upstream's
-	 * synth_event_trace*(): the ring buffer path nests (which disables
+	 * The record shows the caller's preemption depth, not this
+	 * section's: the ring buffer path nests (which disables
 	 * preemption) before it reserves, so it runs after this section;
 	 * the scratch path runs in it and takes its level out of the
 	 * context word.
@@ -1269,7 +1269,7 @@ void synth_event_emit_all(struct synth_event *event, const u64 *vals,
 	/*
 	 * The caller's disabled preemption is the RCU-sched read section:
 	 * no lock of our own, which would count in the records' preemption
-	 * depth (upstream's trace() records show the trigger's).
+	 * depth: trace() records show the trigger's.
 	 */
 	lockdep_assert_preemption_disabled();
 	if (!event->has_dynamic) {

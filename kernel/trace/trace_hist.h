@@ -37,7 +37,7 @@
 #define HIST_VALS_MAX		TRACING_MAP_VALS_MAX	/* values, hitcount included */
 #define HIST_VARS_MAX		TRACING_MAP_VARS_MAX	/* variables per trigger */
 #define HIST_SORT_KEYS_MAX	TRACING_MAP_SORT_KEYS_MAX
-/* upstream's, and the default of trace_events_hist.sort_keys */
+/* the default of trace_events_hist.sort_keys, as the selftests need */
 #define HIST_SORT_KEYS_DEFAULT	2
 #define HIST_ACTIONS_MAX	8	/* handler.action() clauses kept per trigger */
 #define HIST_FIELDS_MAX		(HIST_KEYS_MAX + HIST_VALS_MAX + HIST_VARS_MAX)
@@ -45,8 +45,8 @@
 #define HIST_STR_MAX		MAX_FILTER_STR_VAL	/* bytes of a string key */
 /*
  * Bytes of the compound key, checked when a trigger is created: one
- * string and one stack, as upstream allows.  The per-CPU key buffers and
- * the snapshot's copy of the key are this big.
+ * string and one stack, so a key may have both.  The per-CPU key
+ * buffers and the snapshot's copy of the key are this big.
  */
 #define HIST_KEY_SIZE_MAX	(HIST_STR_MAX + HIST_STACKTRACE_SIZE)
 #define HIST_KEY_NEST_MAX	4	/* task, softirq, hardirq, NMI */
@@ -60,8 +60,8 @@
 /* ---- trace_hist_parse.c: the trigger text ---- */
 
 /*
- * enum hist_err - what went wrong; each has the message upstream logs
- * (hist_err_text[]), in upstream's order, then the ones only we log.
+ * enum hist_err - what went wrong; each has the message error_log shows
+ * (hist_err_text[]).
  */
 enum hist_err {
 	HIST_ERR_NONE,
@@ -113,7 +113,7 @@ enum hist_err {
 	HIST_ERR_TIMESTAMP_MISMATCH,
 	HIST_ERR_SET_CLOCK_FAIL,
 	HIST_ERR_MALFORMED_ASSIGNMENT,
-	/* ours: upstream rejects these with no error_log entry */
+	/* limits and malformed texts, so these rejections say why too */
 	HIST_ERR_KEY_TOO_LARGE,
 	HIST_ERR_MISSING_KEYS,
 	HIST_ERR_TOO_MANY_KEYS,
@@ -190,8 +190,9 @@ struct hist_spec_sort {
  * @err_str: on failure, the text the error points at (NULL: start)
  *
  * Limits and sort criteria are checked when the fields are created, in
- * upstream's order (values, variables, keys, then sort criteria), so
- * that a text with several errors reports the one upstream reports.
+ * a fixed order (values, variables, keys, then sort criteria): it
+ * decides which error a text with several errors reports (the error_log
+ * ABI).
  */
 struct hist_spec {
 	char			*buf;
@@ -230,8 +231,8 @@ void hist_spec_free(struct hist_spec *spec);
 /* ---- trace_hist_fields.c: fields bound to an event ---- */
 
 /*
- * Field flags.  Names and meanings follow upstream's HIST_FIELD_FL_* so
- * that hist_debug reads the same.
+ * Field flags.  hist_debug prints their names, which its readers know:
+ * keep the names and meanings.
  */
 #define HIST_FIELD_FL_HITCOUNT		BIT(0)
 #define HIST_FIELD_FL_KEY		BIT(1)
@@ -255,11 +256,11 @@ void hist_spec_free(struct hist_spec *spec);
 #define HIST_FIELD_FL_PERCENT		BIT(19)
 #define HIST_FIELD_FL_GRAPH		BIT(20)
 #define HIST_FIELD_FL_COMM		BIT(21)
-/* ours: what a value keeps besides the sum, ".min", ".max", ".avg" */
+/* what a value keeps besides the sum, ".min", ".max", ".avg" */
 #define HIST_FIELD_FL_MIN		BIT(22)
 #define HIST_FIELD_FL_MAX		BIT(23)
 #define HIST_FIELD_FL_AVG		BIT(24)
-/* ours: ".quantiles", a maximum and buckets (tracing_map_add_quant_field()) */
+/* ".quantiles", a maximum and buckets (tracing_map_add_quant_field()) */
 #define HIST_FIELD_FL_QUANT		BIT(25)
 #define HIST_FIELD_FL_AGG	(HIST_FIELD_FL_MIN | HIST_FIELD_FL_MAX | \
 				 HIST_FIELD_FL_AVG | HIST_FIELD_FL_QUANT)
@@ -713,9 +714,9 @@ static inline unsigned int hist_first_key(const struct hist_data *hd)
 /*
  * Division by a literal d that is not a power of two: dividends below
  * 2^HIST_DIV_SHIFT are multiplied by floor(2^HIST_DIV_SHIFT / d) and
- * shifted back, rounding up; larger ones are divided exactly.  This is
- * upstream's arithmetic, approximations included (120/7 gives 18), so
- * that histograms keyed on such expressions match.
+ * shifted back, rounding up; larger ones are divided exactly.  The
+ * approximations are part of the behaviour (120/7 gives 18), so that
+ * histograms keyed on such expressions keep the buckets users know.
  */
 #define HIST_DIV_SHIFT		20
 
@@ -911,7 +912,7 @@ void hist_quantiles_read(struct tracing_map_elt *elt, struct hist_field *f,
 			 u64 max, u64 *q);
 u64 hist_agg_value(struct hist_field *f, u64 v, u64 hits);
 
-/* ---- trace_hist_json.c: the hist.json file (ours) ---- */
+/* ---- trace_hist_json.c: the hist.json file ---- */
 
 void hist_json_str(struct seq_file *m, const char *s, size_t len);
 void hist_json_num(struct seq_file *m, const struct hist_field *f, u64 v);

@@ -71,8 +71,8 @@ static bool beats(enum hist_handler handler, u64 val, u64 old)
  * installed, including unconditional ones (the "snapshot" trigger of
  * another event, tracing_snapshot()), which pass no data: those are not
  * taken, as a write of 1 to the snapshot file is refused meanwhile, and
- * the buffer stays the one our note describes.  (Stock 6.12 dereferences
- * the missing data and crashes.)
+ * the buffer stays the one our note describes.  (Dereferencing their
+ * missing data would crash.)
  */
 static bool snapshot_update(struct trace_array *tr, void *cond_data)
 {
@@ -165,10 +165,9 @@ static void action_free(struct hist_action *a)
 }
 
 /*
- * Can a value of @p fill the synthetic field @sf?  Upstream's rule, but
- * numbers never go into strings or stacks nor the other way round
- * (upstream lets a number of the right size through, to be read as an
- * address when the event is recorded):
+ * Can a value of @p fill the synthetic field @sf?  Numbers never go into
+ * strings or stacks nor the other way round (a number of the right size
+ * would be read as an address when the event is recorded):
  *
  *  - a stack fits a stack field, any stack;
  *  - a string fits a "char[]" field, any string, and a "char[N]" field
@@ -176,9 +175,10 @@ static void action_free(struct hist_action *a)
  *    field is 256 bytes long, so it only fits "char[256]");
  *  - a number fits a number field of the same type as written, or of
  *    the same size and signedness.  A field of the trigger's own event
- *    passed by name (@own_field) counts as unsigned: upstream keeps it
- *    in a field variable that has no sign (hist_debug shows it so), so
- *    "long prev_state" fits "u64" but not "s64", and "int" not "pid_t".
+ *    passed by name (@own_field) counts as unsigned: it is kept in a
+ *    field variable, which users see with no sign (hist_debug shows it
+ *    so), so "long prev_state" fits "u64" but not "s64", and "int" not
+ *    "pid_t".
  */
 static bool param_fits(const struct hist_field *p, const struct synth_field *sf,
 		       bool own_field)
@@ -249,7 +249,7 @@ static struct hist_field *trace_param(struct hist_data *hd,
 		return hist_field_var_create(hd, param, false);
 	}
 
-	/* upstream tries this event first, and says so, even on success */
+	/* this event is tried first, and error_log says so, even on success */
 	hist_log(hd, HIST_ERR_FIELD_NOT_FOUND, param);
 	hist_log(hd, HIST_ERR_FIELD_VAR_PARSE_FAIL, param);
 	if (a->handler != HIST_ON_MATCH) {
@@ -318,7 +318,7 @@ static int create_trace(struct hist_data *hd, struct hist_action *a,
 
 /*
  * A field of this event for save(); "field.modifier" saves the field (the
- * modifier is ignored, as upstream does) under the name as written.
+ * modifier is ignored) under the name as written.
  */
 static int save_field_mod(struct hist_data *hd, char *p)
 {
@@ -388,7 +388,7 @@ static int create_match(struct hist_data *hd, struct hist_action *a,
 		return -ENOMEM;
 	if (!hist_find_file(hd->event_file->tr, a->match_system,
 			    a->match_event)) {
-		/* the caret goes to the event name, as upstream puts it */
+		/* the caret goes to the event name (the error_log ABI) */
 		hist_log(hd, HIST_ERR_INVALID_SUBSYS_EVENT, dot + 1);
 		return -EINVAL;
 	}
@@ -453,7 +453,7 @@ static int split_action(struct hist_data *hd, char *s, char **arg,
 		return 0;
 	*open = '\0';
 	*params = open + 1;
-	/* as upstream: the list ends at the first ')', or at the end */
+	/* the list ends at the first ')', or at the end */
 	close = strchr(*params, ')');
 	if (close)
 		*close = '\0';
@@ -522,11 +522,12 @@ static const char *handler_name(enum hist_handler handler)
 }
 
 /*
- * The checks come in upstream's order: the onmatch() event, "$" of
- * onmax()/onchange(), the action and its parameter list, the tracked
+ * The checks come in this order, which decides the error a text with
+ * several errors reports (the error_log ABI): the onmatch() event, "$"
+ * of onmax()/onchange(), the action and its parameter list, the tracked
  * variable, then whatever the action itself needs.  @check_only stops
  * before the tracked variable and skips the "$" of onmax()/onchange():
- * what upstream checks before any field.
+ * what is checked before any field.
  */
 static int action_create(struct hist_data *hd, const char *text,
 			 bool check_only)
@@ -580,7 +581,7 @@ static int action_create(struct hist_data *hd, const char *text,
 		ret = -ENOMEM;
 		goto out;
 	}
-	/* as upstream: "save..." and "snapshot..." name those actions */
+	/* any "save..." or "snapshot..." names those actions */
 	is_trace = !str_has_prefix(act, "save") &&
 		   !str_has_prefix(act, "snapshot");
 	if (!str_has_prefix(act, "snapshot")) {
@@ -592,8 +593,8 @@ static int action_create(struct hist_data *hd, const char *text,
 		if (ret)
 			goto out;
 		/*
-		 * as upstream: a parameter (trace()'s event name too) needs
-		 * two characters at least
+		 * a parameter (trace()'s event name too) needs two
+		 * characters at least
 		 */
 		for (i = 0; is_trace && i < n; i++) {
 			if (strlen(pv[i]) < 2) {
@@ -677,8 +678,9 @@ int hist_actions_create(struct hist_data *hd)
  * hist_actions_check - check the handler.action() clauses' syntax
  * @hd: the histogram being built, before any field
  *
- * Upstream parses the clauses before it creates fields, so their errors
- * come first; hist_actions_create() binds them later.
+ * The clauses are parsed before any field is created, so that their
+ * errors come first (the error_log ABI); hist_actions_create() binds
+ * them later.
  *
  * Return: 0 or a negative errno (the reason is in error_log).
  */
@@ -903,7 +905,7 @@ void hist_actions_show_snapshot(struct seq_file *m, struct hist_data *hd)
 
 		if (a->act != HIST_ACT_SNAPSHOT || !a->snap->taken)
 			continue;
-		/* upstream's layout: value and key share one line */
+		/* value and key share one line: the layout users parse */
 		seq_puts(m, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
 		seq_printf(m, "\ttriggering value { %s($%s) }: %10llu",
 			   a->handler == HIST_ON_MAX ? "onmax" : "onchange",
@@ -941,7 +943,7 @@ static void debug_ref(struct seq_file *m, struct hist_data *hd,
 	}
 	seq_printf(m, "      type: %s\n", ref->type ? ref->type : "");
 	seq_printf(m, "      size: %u\n", ref->size);
-	/* upstream shows field variable references as unsigned */
+	/* field variable references show as unsigned (see param_fits()) */
 	seq_printf(m, "      is_signed: %d\n",
 		   ref->is_signed && !is_field_var(hd, ref));
 }

@@ -9,8 +9,8 @@
  * with every type decision taken; the hot path (trace_hist_run.c) only
  * switches on &hist_field.kind.
  *
- * Operators are split where upstream splits them: the last '-' or '+'
- * first, then the last '/' or '*', so that operators of one precedence
+ * Operators are split at the last '-' or '+'
+ * first, then at the last '/' or '*', so that operators of one precedence
  * level apply left to right.  A '-' at the very start is a unary minus,
  * which needs parentheses: "-(expr)".  At most HIST_EXPR_DEPTH_MAX
  * operators are parsed; the one beyond is reported with its text.
@@ -161,8 +161,8 @@ static struct hist_field *event_field(struct field_ctx *ctx,
 	default:
 		/*
 		 * Everything else is a number, "char *" (FILTER_PTR_STRING)
-		 * included: as upstream, the pointer is the value, the
-		 * string it points to is never read.
+		 * included: the pointer is the value, the string it points
+		 * to is never read.
 		 */
 		kind = numeric_kind(ef->size, ef->is_signed);
 		if (kind == HIST_KIND_CONST)
@@ -216,9 +216,9 @@ static struct hist_field *special_field(const char *name)
 		return f;
 	}
 	/*
-	 * The current task's name (upstream since 6.16): a string with
-	 * upstream's type and size, so that the same synthetic fields take
-	 * it and the same keys fit.
+	 * The current task's name: a "char[]" string of MAX_FILTER_STR_VAL
+	 * bytes, the type and size that synthetic fields and keys written
+	 * for common_comm expect, so that they take it and fit.
 	 */
 	if (!strcmp(name, "common_comm")) {
 		f = new_field(HIST_KIND_COMM,
@@ -339,7 +339,7 @@ static struct hist_field *parse_ref(struct field_ctx *ctx,
 
 /*
  * "$x" where this very trigger defines x as a plain event field stands
- * for that field: upstream substitutes the definition (and prints it).
+ * for that field: the definition is substituted (and printed).
  */
 static struct hist_field *local_def(struct field_ctx *ctx, const char *name)
 {
@@ -547,7 +547,7 @@ static unsigned long ts_flags(const struct hist_field *f)
 
 /*
  * A reference that is an operand of a binary operator consumes the
- * variable it reads; under a unary minus it does not (as upstream).
+ * variable it reads; under a unary minus it does not.
  */
 static void mark_read_once(struct field_ctx *ctx, struct hist_field *f)
 {
@@ -560,7 +560,7 @@ static struct hist_field *make_op(struct field_ctx *ctx, enum hist_kind kind,
 {
 	struct hist_field *f;
 
-	/* as upstream: only the unit is compared, a literal has none */
+	/* only the unit is compared, a literal has none */
 	if (b && (ts_flags(a) & HIST_FIELD_FL_TIMESTAMP_USECS) !=
 	    (ts_flags(b) & HIST_FIELD_FL_TIMESTAMP_USECS)) {
 		hist_field_destroy(a);
@@ -632,7 +632,7 @@ static struct hist_field *parse_unary(struct field_ctx *ctx, char *str)
 	struct hist_field *operand;
 	char *inner = str + 1, *close;
 
-	/* upstream rejects these three with no error_log entry */
+	/* these three are logged too, so error_log says what is wrong */
 	if (*inner != '(')
 		return fail(ctx, strpbrk(inner, "+-*/") ?
 			    HIST_ERR_UNARY_MINUS_SUBEXPR :
@@ -775,9 +775,9 @@ enum tracing_map_agg hist_field_map_agg(const struct hist_field *f)
 
 /*
  * A value ending in ".min", ".max", ".avg" or ".quantiles" keeps that
- * instead of the sum (ours, not upstream's): cut the suffix off and return its flag.
- * "system.event.max" stays this event's field "max", if it has one, as
- * upstream reads it.
+ * instead of the sum: cut the suffix off and return its flag.
+ * "system.event.max" stays this event's field "max", if it has one, so
+ * that a field named like a suffix can still be named in full.
  */
 static unsigned long value_agg(struct field_ctx *ctx, char *text, char **dot)
 {
@@ -857,8 +857,8 @@ struct hist_field *hist_field_create(struct hist_data *hd,
 	f = parse_expr(&ctx, text);
 	if (IS_ERR(f) && agg) {
 		/*
-		 * Not a value with a suffix: report what upstream reports
-		 * for the whole text (e.g. "nosuch.max": the modifier).
+		 * Not a value with a suffix: parse the whole text again and
+		 * report its error (e.g. "nosuch.max": the modifier).
 		 */
 		memcpy(text, copy, len + 1);
 		err->n = 0;
@@ -884,8 +884,8 @@ struct hist_field *hist_field_create(struct hist_data *hd,
 	    (f->flags & bad_root_flags(f, role))) {
 		/*
 		 * The caret goes to "field.modifier" as written (parsing cut
-		 * it at the dots), or to the start for .sym-offset, as
-		 * upstream puts them.
+		 * it at the dots), or to the start for .sym-offset (the
+		 * error_log ABI).
 		 */
 		for (i = 0; i < len; i++)
 			if (!text[i])
@@ -971,7 +971,7 @@ static void format_field(struct seq_buf *s, const struct hist_field *f)
 		seq_buf_printf(s, "%llu", f->constant);
 		return;
 	case HIST_KIND_VAR_REF:
-		/* stock 6.12.117's spelling, as written: "system.event.$name" */
+		/* as written: "system.event.$name", the spelling users know */
 		if (f->system)
 			seq_buf_printf(s, "%s.%s.", f->system, f->event_name);
 		seq_buf_putc(s, '$');
@@ -1098,7 +1098,7 @@ static void tree_set_usecs(struct hist_field *f, bool usecs)
  * @hd: the histogram, being registered
  * @tr: the trace instance of its event, whose clock is set already
  *
- * As upstream, the unit is a property of the whole histogram: once one
+ * The unit is a property of the whole histogram: once one
  * of its fields reads common_timestamp.usecs, every common_timestamp of
  * the histogram (keys, values, variables, field and save() variables,
  * operands) is in microseconds, rounded to the nearest one.  And only a

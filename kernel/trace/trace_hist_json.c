@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The hist.json file of an event (ours; upstream has none): what its hist
- * file shows, as one JSON document (RFC 8259) that a script can load
- * without parsing the hist file's columns:
+ * The hist.json file of an event: what its hist file shows, as one JSON
+ * document (RFC 8259) that a script can load without parsing the hist
+ * file's columns:
  *
  *   {"system":"sched","event":"sched_waking","histograms":[
  *   {"trigger":"hist:keys=pid:vals=hitcount,prio:sort=hitcount:size=2048",

@@ -2,8 +2,8 @@
 /*
  * What a histogram looks like from user space: the canonical trigger
  * text (trigger file, "# trigger info:"), the "hist" file and the
- * "hist_debug" file.  The formats are upstream's, byte for byte; see
- * Documentation/trace/histogram.rst.
+ * "hist_debug" file.  Tools parse these formats: keep them byte for
+ * byte; see Documentation/trace/histogram.rst.
  */
 #include <linux/kernel.h>
 #include <linux/kallsyms.h>
@@ -171,7 +171,7 @@ void hist_print_key_comm(struct seq_file *m, struct hist_data *hd, void *key,
 				   sc ? sc : "unknown_syscall", v);
 		} else if (f->flags & HIST_FIELD_FL_STACKTRACE) {
 			/*
-			 * As upstream: an event's stack field is labelled
+			 * An event's stack field is labelled
 			 * "<field>.stacktrace" and its first frame follows
 			 * on the same line.
 			 */
@@ -326,7 +326,7 @@ u64 hist_agg_value(struct hist_field *f, u64 v, u64 hits)
 }
 
 /*
- * A value's minimum, maximum or average (ours): "  lat.max: N", signed
+ * A value's minimum, maximum or average: "  lat.max: N", signed
  * if the value is, in hex with .hex; or its quantiles.
  */
 static void print_agg(struct seq_file *m, struct tracing_map_elt *elt,
@@ -679,7 +679,7 @@ static void debug_field(struct seq_file *m, struct hist_data *hd,
 	seq_printf(m, "      type: %s\n", f->type ? f->type : "");
 	seq_printf(m, "      size: %u\n", f->size);
 	seq_printf(m, "      is_signed: %d\n", f->is_signed);
-	/* ours: only values with .min, .max or .avg have this line */
+	/* only values with .min, .max or .avg have this line */
 	if (f->flags & HIST_FIELD_FL_AGG)
 		seq_printf(m, "      aggregation: %s\n",
 			   hist_field_agg_name(f->flags));

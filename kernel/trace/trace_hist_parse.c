@@ -22,8 +22,8 @@
  *
  * On an error the spec records what went wrong and the text it concerns.
  * The caret in error_log is the first occurrence of that text in the
- * command, as upstream computes it, so the text is kept NUL-terminated
- * exactly as upstream sees it: a single item for item errors, the whole
+ * command (a position the error_log ABI fixes), so the text is kept
+ * NUL-terminated to match: a single item for item errors, the whole
  * section for section errors (@sec_buf keeps the sections intact).
  */
 #include <linux/kernel.h>
@@ -42,7 +42,7 @@ const char *const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_INVALID_SORT_FIELD]	= "Sort field must be a key or a val",
 	[HIST_ERR_BAD_SORT_MODIFIER]	= "Invalid sort modifier",
 	[HIST_ERR_EMPTY_SORT_FIELD]	= "Empty sort field",
-	/* upstream's text and limit; ours when sort_keys is raised */
+	/* the default limit; the Max = 3 and 4 texts serve a raised one */
 	[HIST_ERR_TOO_MANY_SORT_FIELDS]	= "Too many sort fields (Max = 2)",
 	[HIST_ERR_DIVISION_BY_ZERO]	= "Division by zero",
 	[HIST_ERR_STRING_OPERAND]	= "String type can not be an operand in expression",
@@ -170,7 +170,7 @@ static int parse_size(struct hist_spec *spec, const char *val)
 	unsigned int bits;
 	int ret;
 
-	/* as upstream: a number beyond unsigned long is -ERANGE */
+	/* a number beyond unsigned long is -ERANGE */
 	ret = kstrtoul(val, 0, &size);
 	if (ret) {
 		spec_fail(spec, HIST_ERR_BAD_SIZE, val);
@@ -227,7 +227,7 @@ static int parse_action(struct hist_spec *spec, char *sec)
 		if (!end)
 			return spec_fail(spec, HIST_ERR_NO_CLOSING_PAREN,
 					 whole(spec, sec));
-		/* "$" of the argument: checked with the fields, as upstream */
+		/* "$" of the argument is checked later, with the fields */
 	}
 	spec->actions[spec->n_actions].str = sec;
 	spec->actions[spec->n_actions].name = NULL;
@@ -254,7 +254,7 @@ static int parse_section(struct hist_spec *spec, char *sec)
 {
 	char *eq, *val;
 
-	/* as upstream: a section with a "=" is an assignment, whatever else */
+	/* a section with a "=" is an assignment, whatever else */
 	eq = strchr(sec, '=');
 	if (!eq && str_has_prefix(sec, "on") && strchr(sec, '('))
 		return parse_action(spec, sec);
@@ -284,7 +284,7 @@ static int parse_section(struct hist_spec *spec, char *sec)
 		spec->name = val;
 		spec->name_str = whole(spec, sec);
 	} else if (!strncmp(sec, "clock=", 6)) {
-		/* as upstream: blanks around the clock's name do not count */
+		/* blanks around the clock's name do not count */
 		spec->clock = strim(val);
 	} else {
 		return parse_vars(spec, sec);
@@ -293,8 +293,8 @@ static int parse_section(struct hist_spec *spec, char *sec)
 }
 
 /*
- * Cut the text into sections at every ':', in both copies, as upstream
- * does (a ':' inside a handler's parentheses ends the section too).
+ * Cut the text into sections at every ':', in both copies (a ':' inside
+ * a handler's parentheses ends the section too).
  * Returns the start of the next section or NULL.
  */
 static char *next_section(struct hist_spec *spec, char *s)

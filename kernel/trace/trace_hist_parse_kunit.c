@@ -568,7 +568,7 @@ struct hpk_err_case {
 #define HPK_BAD_SIZE		"Invalid size (128 to 131072 entries)"
 
 static const struct hpk_err_case hpk_err_cases[] = {
-	/* Nothing to parse, or no keys (ours: upstream logs nothing). */
+	/* Nothing to parse, or no keys: error_log says so. */
 	{ NULL, HIST_ERR_MISSING_KEYS, HPK_MISSING_KEYS },
 	{ "", HIST_ERR_MISSING_KEYS, HPK_MISSING_KEYS },
 	{ "vals=prio", HIST_ERR_MISSING_KEYS, HPK_MISSING_KEYS },
@@ -583,7 +583,7 @@ static const struct hpk_err_case hpk_err_cases[] = {
 		HIST_ERR_MALFORMED_ASSIGNMENT, "Malformed assignment", "b)",
 	},
 	{ "keys=pid:onmax($x", HIST_ERR_NO_CLOSING_PAREN, "No closing paren found", "onmax($x" },
-	/* As upstream, a ':' ends a section even inside parentheses. */
+	/* A ':' ends a section even inside parentheses. */
 	{
 		"keys=pid:onmatch(sched.sched_waking).trace(foo,$x:$y)",
 		HIST_ERR_UNKNOWN_ATTR, HPK_UNKNOWN_ATTR, "$y)",
@@ -698,7 +698,7 @@ static void hpk_test_vars_limit(struct kunit *test)
 		hpk_done(test, spec);
 		kunit_kfree(test, text);
 
-		/* 17 with the upstream limit of 16: the last one fails. */
+		/* 17 with the limit of 16: the last one fails. */
 		snprintf(name, sizeof(name), "v%u", HIST_VARS_MAX);
 		c.text = hpk_vars_text(test, HIST_VARS_MAX + 1, per_sec[j]);
 		c.err_str = name;
@@ -709,7 +709,7 @@ static void hpk_test_vars_limit(struct kunit *test)
 
 /*
  * More keys, values or sort criteria than fit are no parse error: the
- * fields before the limit are checked first (upstream's order), so the
+ * fields before the limit are checked first (the error_log order), so the
  * parser keeps as many as fit and says there were more.  Sort criteria
  * keep their modifier as written, checked against the fields later.
  */

@@ -66,7 +66,7 @@ static __always_inline u64 read_num(const void *p, enum hist_kind kind)
 /*
  * The .log2 bucket: the exponent of the value rounded up to a power of
  * two, 0 for 0 and 1, and 64 for values above 2^63 (whose rounding does
- * not fit in 64 bits), as stock 6.12.117's order_base_2().
+ * not fit in 64 bits), as order_base_2() computes it.
  */
 static u64 log2_bucket(u64 val)
 {
@@ -384,11 +384,11 @@ static bool resolve_refs(struct hist_data *hd, struct hist_run *run,
 /*
  * The stack of the event, taken once per event at a fixed depth, so every
  * key and variable of the event sees the same stack whatever the compiler
- * inlined.  Upstream takes it in its trigger function and skips
- * HIST_STACKTRACE_SKIP frames from there; here one more frame lies between
- * the trigger call and the walk (this function below hist_data_update(),
- * which hist_trigger_probe() tail-calls), so the stack starts at the same
- * frame as upstream's.  The stack tests check that first frame.
+ * inlined.  HIST_STACKTRACE_SKIP frames are skipped as seen from the
+ * trigger function, and one more for the frame that lies between the
+ * trigger call and the walk (this function below hist_data_update(),
+ * which hist_trigger_probe() tail-calls), so the stack starts at the
+ * frame users expect.  The stack tests check that first frame.
  */
 #define HIST_STACK_OWN_FRAMES	1
 

@@ -146,7 +146,7 @@ static struct hist_data *find_var_owner(struct hist_data *hd,
 	owner = file_var_owner(hd->event_file, hd, name, var);
 	if (owner)
 		return owner;
-	/* as upstream: an onmatch() parameter is looked up there only */
+	/* an onmatch() parameter is looked up there only */
 	if (hd->match_file)
 		return NULL;
 
@@ -258,7 +258,7 @@ struct hist_field *hist_var_ref_create(struct hist_data *hd,
 	if (!owner) {
 		if (!log)
 			return NULL;
-		/* upstream goes on to say it found nothing */
+		/* error_log goes on to say nothing was found */
 		if (ambiguous)
 			hist_log(hd, HIST_ERR_VAR_NOT_UNIQUE, name);
 		hist_log(hd, HIST_ERR_VAR_NOT_FOUND, name);
@@ -284,7 +284,7 @@ struct hist_field *hist_var_ref_create(struct hist_data *hd,
 	f->name = kstrdup(entry->name, GFP_KERNEL);
 	f->system = system ? kstrdup(system, GFP_KERNEL) : NULL;
 	f->event_name = system ? kstrdup(event, GFP_KERNEL) : NULL;
-	/* a string reference may be an operand (upstream allows it) */
+	/* not the string flag: a string reference may be an operand */
 	f->flags |= entry->var_flags & HIST_FIELD_FL_STACKTRACE;
 	if (!f->name || (system && (!f->system || !f->event_name))) {
 		hist_field_destroy(f);
@@ -346,7 +346,7 @@ static struct hist_field *own_field_var(struct hist_data *hd,
 		if (save) {
 			hist_log(hd, HIST_ERR_FIELD_VAR_CREATE_FAIL, name);
 		} else {
-			/* upstream then looks for it on the onmatch() event */
+			/* and what a failed try on the onmatch() event logs */
 			hist_log(hd, HIST_ERR_FIELD_NOT_FOUND, name);
 			hist_log(hd, HIST_ERR_HIST_CREATE_FAIL, name);
 		}
@@ -581,7 +581,7 @@ static bool is_own_event(struct hist_data *hd, const char *system,
  *
  * The value the variable of another histogram has when the handler fires
  * is kept in a variable of @hd (a copy for strings), shown under @text.
- * As upstream, the trigger's own variables are not found here.
+ * The trigger's own variables are not found here.
  *
  * Return: the save variable (owned by @hd), or NULL (reported).
  */

@@ -225,7 +225,7 @@ static int synth_build_field(const char *type, unsigned int tpos,
 	field->name = kstrndup(name, nbase, GFP_KERNEL);
 	if (!field->name)
 		goto nomem;
-	/* no length limit: upstream has none either */
+	/* no length limit: only the characters are checked */
 	if (!is_good_name(field->name)) {
 		synth_field_free(field);
 		return synth_fail(err, SYNTH_ERR_BAD_NAME, npos);
@@ -246,7 +246,7 @@ static int synth_build_field(const char *type, unsigned int tpos,
 			field->type = kasprintf(GFP_KERNEL, "char[%d]", alen);
 			field->ftype = kstrdup(field->type, GFP_KERNEL);
 		} else {
-			/* Upstream takes "char[0]" as a dynamic string too. */
+			/* "char[0]" is a dynamic string too (type kept). */
 			const char *t = alen == SYNTH_ALEN_ZERO ? "char[0]" :
 						 "char[]";
 
@@ -331,9 +331,9 @@ static int synth_add_field(struct synth_def *def, struct synth_field *field,
  * Parse the fields of one ';' separated segment; @buf is the working copy
  * of the command @orig, error positions are offsets in both.
  *
- * A lone word is reported as upstream does: as an incomplete command when
- * it would be the first field, else as an invalid field at the first
- * place the word appears in the command.
+ * A lone word is reported as an incomplete command when it would be the
+ * first field, else as an invalid field at the first place the word
+ * appears in the command.
  */
 static int synth_parse_segment(const char *orig, char *buf, char *seg,
 			       struct synth_def *def, struct synth_err *err)
@@ -371,7 +371,7 @@ static int synth_parse_segment(const char *orig, char *buf, char *seg,
 		}
 
 		npos = w2 - buf;
-		/* an unknown "unsigned x" is reported at x, as upstream */
+		/* an unknown "unsigned x" is reported at x */
 		ret = synth_build_field(type, (w2 != w1 ? w1 : w0) - buf, w2,
 					npos, &field, err);
 		kfree(type);
@@ -442,14 +442,14 @@ int synth_parse_def(const char *cmd, unsigned int start, bool need_fields,
 		goto out;
 	}
 	/*
-	 * As upstream: a command without a whole first field ("type name")
-	 * is malformed, whatever its name.
+	 * A command without a whole first field ("type name") is
+	 * malformed, whatever its name.
 	 */
 	if (need_fields && synth_words_before_semicolon(p) < 2) {
 		ret = synth_fail(err, SYNTH_ERR_INVALID_CMD, 0);
 		goto out;
 	}
-	/* Event names have no length limit upstream either. */
+	/* Event names have no length limit either. */
 	if (!is_good_name(name)) {
 		ret = synth_fail(err, SYNTH_ERR_BAD_NAME, name - buf);
 		goto out;

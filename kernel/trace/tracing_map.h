@@ -32,14 +32,13 @@
 #define TRACING_MAP_BITS_MAX		17	/* 128K elements */
 
 /*
- * What one element can hold: the limits of every hist trigger (upstream
- * has 3 key parts, 3 values, 2 sort criteria and 16 variables; hist
- * keeps 2 sort criteria unless told otherwise, as upstream's selftests
- * require a third to be refused).  Keys are
- * compared field by field when sorting, so a compound key has a small
- * fixed number of parts; sums and variables live in the element, so they
- * are bounded too.  Only what a map uses takes room in its elements; the
- * maxima size a few fixed arrays per map and per trigger.
+ * What one element can hold: the limits of every hist trigger (hist
+ * keeps 2 sort criteria unless told otherwise, as the existing selftests
+ * require a third to be refused).  Keys are compared field by field when
+ * sorting, so a compound key has a small fixed number of parts; sums and
+ * variables live in the element, so they are bounded too.  Only what a
+ * map uses takes room in its elements; the maxima size a few fixed
+ * arrays per map and per trigger.
  */
 #define TRACING_MAP_KEYS_MAX		8	/* parts of a compound key */
 #define TRACING_MAP_VALS_MAX		16	/* sum fields */
