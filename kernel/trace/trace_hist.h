@@ -14,7 +14,8 @@
  *   trace_hist_run.c     the event hot path: build the key, find the map
  *                        element, add the values
  *   trace_hist_output.c  the "hist" and "hist_debug" files and the
- *                        canonical form of a trigger
+ *                        canonical form of a trigger, actions included
+ *   trace_hist_json.c    the "hist.json" file, actions included
  *
  * trace_events_hist.c ties them together: the "hist", "enable_hist" and
  * "disable_hist" commands, trigger lifetime, named histograms and
@@ -507,7 +508,24 @@ enum hist_act {
 	HIST_ACT_SNAPSHOT,
 };
 
-struct hist_snapshot;
+/**
+ * struct hist_snapshot - what the last snapshot of a histogram was for
+ * @hd: the histogram
+ * @action: the snapshot() action
+ * @val: the triggering value
+ * @taken: a snapshot was taken
+ * @comm: the task name of that entry, for an .execname key
+ * @key: the key of the entry that triggered it
+ */
+struct hist_snapshot {
+	struct hist_data	*hd;
+	struct hist_action	*action;
+	u64			val;
+	bool			taken;
+	char			comm[TASK_COMM_LEN];
+	u8			key[HIST_KEY_SIZE_MAX] __aligned(8);
+};
+
 struct hist_named;
 
 /**
@@ -698,6 +716,22 @@ struct hist_elt_data {
 	u8	strs[] __aligned(8);
 };
 
+/**
+ * hist_elt_comm - the task name an .execname key's entry was created by
+ * @elt: the entry; may be NULL
+ *
+ * Return: the name, "" if none.
+ */
+static inline const char *hist_elt_comm(struct tracing_map_elt *elt)
+{
+	struct hist_elt_data *ed;
+
+	if (!elt || !elt->map->data_size)
+		return "";
+	ed = tracing_map_elt_data(elt);
+	return ed->comm;
+}
+
 static inline void *hist_elt_slot(struct tracing_map_elt *elt, int slot)
 {
 	struct hist_elt_data *ed = tracing_map_elt_data(elt);
@@ -788,19 +822,40 @@ void hist_data_put(struct hist_data *hd);
 
 /* ---- trace_hist_actions.c ---- */
 
+/**
+ * hist_action_shows_entry - whether an action keeps a line in each entry
+ * @hd: the histogram
+ * @a: one of its actions
+ *
+ * onmax() and onchange() keep their value (and what save() saved) in
+ * every entry; a snapshot() beside another tracking action adds no line
+ * of its own.  The hist file and hist.json show the same lines.
+ *
+ * Return: true if the entry shows a line for @a.
+ */
+static inline bool hist_action_shows_entry(const struct hist_data *hd,
+					   const struct hist_action *a)
+{
+	unsigned int i;
+
+	if (a->handler == HIST_ON_MATCH)
+		return false;
+	if (a->act != HIST_ACT_SNAPSHOT)
+		return true;
+	for (i = 0; i < hd->n_actions; i++)
+		if (hd->actions[i] != a &&
+		    hd->actions[i]->handler != HIST_ON_MATCH &&
+		    hd->actions[i]->act != HIST_ACT_SNAPSHOT)
+			return false;
+	return true;
+}
+
 int hist_actions_create(struct hist_data *hd);
 int hist_actions_check(struct hist_data *hd);
 void hist_actions_destroy(struct hist_data *hd);
 int hist_actions_register(struct hist_data *hd);
 void hist_actions_unregister(struct hist_data *hd);
 bool hist_actions_same(struct hist_data *a, struct hist_data *b);
-void hist_actions_print(struct seq_file *m, struct hist_data *hd);
-void hist_actions_json_entry(struct seq_file *m, struct hist_data *hd,
-			     struct tracing_map_elt *elt);
-void hist_actions_show_entry(struct seq_file *m, struct hist_data *hd,
-			     struct tracing_map_elt *elt);
-void hist_actions_show_snapshot(struct seq_file *m, struct hist_data *hd);
-void hist_actions_show_debug(struct seq_file *m, struct hist_data *hd);
 
 /* ---- trace_hist_run.c: the hot path ---- */
 
@@ -889,12 +944,6 @@ bool hist_read_entry(struct hist_data *hd, struct tracing_map_elt *elt,
 		     u64 *vals);
 size_t hist_data_size_hint(struct hist_data *hd);
 size_t hist_json_size_hint(struct hist_data *hd);
-void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
-		    struct tracing_map_elt *elt);
-const char *hist_elt_comm(struct tracing_map_elt *elt);
-void hist_print_key_comm(struct seq_file *m, struct hist_data *hd, void *key,
-			 const char *comm);
-void hist_debug_ref(struct seq_file *m, const struct hist_field *ref);
 void hist_data_show(struct seq_file *m, struct event_trigger_data *data,
 		    unsigned int n);
 void hist_data_show_debug(struct seq_file *m,

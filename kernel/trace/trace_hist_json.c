@@ -285,6 +285,66 @@ static void json_values(struct seq_file *m, struct hist_data *hd,
 	seq_putc(m, '}');
 }
 
+/**
+ * hist_actions_json_entry - hist_actions_show_entry() for hist.json
+ * @m: where to
+ * @hd: the histogram
+ * @elt: the entry
+ *
+ * ',"actions":[{"max":N,"saved":{"<var>":V,...}},...]' after an entry's
+ * values ("changed" for onchange(); no "saved" for snapshot()), one
+ * object per line hist_actions_show_entry() prints; numbers signed as
+ * their field, strings as strings (null if never saved), stacks as
+ * arrays.  Nothing without such actions.
+ */
+static void hist_actions_json_entry(struct seq_file *m, struct hist_data *hd,
+				    struct tracing_map_elt *elt)
+{
+	const char *names[HIST_VARS_MAX];
+	bool first = true;
+	unsigned int i, j;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *a = hd->actions[i];
+
+		if (!hist_action_shows_entry(hd, a))
+			continue;
+		seq_puts(m, first ? ",\"actions\":[" : ",");
+		first = false;
+		seq_printf(m, "{\"%s\":",
+			   a->handler == HIST_ON_MAX ? "max" : "changed");
+		hist_json_num(m, a->track_var,
+			      tracing_map_read_var(elt, a->track_var->var_idx));
+		if (a->act == HIST_ACT_SNAPSHOT) {
+			seq_putc(m, '}');
+			continue;
+		}
+		seq_puts(m, ",\"saved\":{");
+		for (j = 0; j < hd->n_save_vars; j++) {
+			struct hist_field *f = hd->save_vars[j];
+			u64 v = tracing_map_read_var(elt, f->var_idx);
+
+			if (j)
+				seq_putc(m, ',');
+			names[j] = f->var_name;
+			hist_json_name(m, names, j + 1);
+			if (!v && (hist_field_is_string(f) ||
+				   (f->flags & HIST_FIELD_FL_STACKTRACE)))
+				seq_puts(m, "null");
+			else if (hist_field_is_string(f))
+				hist_json_str(m, (char *)(unsigned long)v,
+					      HIST_VAR_STR_SIZE);
+			else if (f->flags & HIST_FIELD_FL_STACKTRACE)
+				hist_json_stack(m, (unsigned long *)(unsigned long)v);
+			else
+				hist_json_num(m, f, v);
+		}
+		seq_puts(m, "}}");
+	}
+	if (!first)
+		seq_putc(m, ']');
+}
+
 static void json_entry_vals(struct seq_file *m, struct hist_data *hd,
 			    void *key, struct tracing_map_elt *elt,
 			    const u64 *vals)

@@ -31,6 +31,19 @@ static void print_sort_key(struct seq_file *m, struct hist_data *hd,
 }
 
 /**
+ * hist_actions_print - the clauses, as the trigger file shows them
+ * @m: where to
+ * @hd: the histogram
+ */
+static void hist_actions_print(struct seq_file *m, struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++)
+		seq_printf(m, ":%s", hd->actions[i]->text);
+}
+
+/**
  * hist_trigger_print - print a hist trigger in canonical form
  * @m: where to
  * @data: the trigger
@@ -102,43 +115,14 @@ static void print_stacktrace(struct seq_file *m, unsigned long *entries)
 }
 
 /**
- * hist_elt_comm - the task name an .execname key's entry was created by
- * @elt: the entry; may be NULL
- *
- * Return: the name, "" if none.
- */
-const char *hist_elt_comm(struct tracing_map_elt *elt)
-{
-	struct hist_elt_data *ed;
-
-	if (!elt || !elt->map->data_size)
-		return "";
-	ed = tracing_map_elt_data(elt);
-	return ed->comm;
-}
-
-/**
- * hist_print_key - print a compound key as the hist file does
- * @m: where to
- * @hd: the histogram
- * @key: the key bytes
- * @elt: the entry, for .execname; may be NULL
- */
-void hist_print_key(struct seq_file *m, struct hist_data *hd, void *key,
-		    struct tracing_map_elt *elt)
-{
-	hist_print_key_comm(m, hd, key, hist_elt_comm(elt));
-}
-
-/**
  * hist_print_key_comm - hist_print_key() with the task name given
  * @m: where to
  * @hd: the histogram
  * @key: the key bytes
  * @comm: what an .execname key part shows (a copy of an entry's name)
  */
-void hist_print_key_comm(struct seq_file *m, struct hist_data *hd, void *key,
-			 const char *comm)
+static void hist_print_key_comm(struct seq_file *m, struct hist_data *hd,
+				void *key, const char *comm)
 {
 	bool multiline = false;
 	unsigned int i;
@@ -196,6 +180,19 @@ void hist_print_key_comm(struct seq_file *m, struct hist_data *hd, void *key,
 		}
 	}
 	seq_puts(m, multiline ? "}" : " }");
+}
+
+/**
+ * hist_print_key - print a compound key as the hist file does
+ * @m: where to
+ * @hd: the histogram
+ * @key: the key bytes
+ * @elt: the entry, for .execname; may be NULL
+ */
+static void hist_print_key(struct seq_file *m, struct hist_data *hd,
+			   void *key, struct tracing_map_elt *elt)
+{
+	hist_print_key_comm(m, hd, key, hist_elt_comm(elt));
 }
 
 /* Per-value column statistics, for .percent and .graph. */
@@ -345,6 +342,43 @@ static void print_agg(struct seq_file *m, struct tracing_map_elt *elt,
 		seq_printf(m, "%10lld", (s64)v);
 	else
 		seq_printf(m, "%10llu", v);
+}
+
+/**
+ * hist_actions_show_entry - what onmax()/onchange() keep in an entry
+ * @m: where to
+ * @hd: the histogram
+ * @elt: the entry
+ */
+static void hist_actions_show_entry(struct seq_file *m, struct hist_data *hd,
+				    struct tracing_map_elt *elt)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *a = hd->actions[i];
+		u64 track;
+
+		if (!hist_action_shows_entry(hd, a))
+			continue;
+		track = tracing_map_read_var(elt, a->track_var->var_idx);
+		seq_printf(m, "\n\t%s: %10llu",
+			   a->handler == HIST_ON_MAX ? "max" : "changed",
+			   track);
+		if (a->act == HIST_ACT_SNAPSHOT)
+			continue;
+		for (j = 0; j < hd->n_save_vars; j++) {
+			struct hist_field *f = hd->save_vars[j];
+			u64 v = tracing_map_read_var(elt, f->var_idx);
+
+			if (hist_field_is_string(f))
+				/* an entry never saved shows "(null)" */
+				seq_printf(m, "  %s: %-32s", f->var_name,
+					   (char *)(unsigned long)v);
+			else
+				seq_printf(m, "  %s: %10llu", f->var_name, v);
+		}
+	}
 }
 
 /*
@@ -592,6 +626,31 @@ size_t hist_data_size_hint(struct hist_data *hd)
 }
 
 /**
+ * hist_actions_show_snapshot - the "Snapshot taken" note of the hist file
+ * @m: where to
+ * @hd: the histogram
+ */
+static void hist_actions_show_snapshot(struct seq_file *m, struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *a = hd->actions[i];
+
+		if (a->act != HIST_ACT_SNAPSHOT || !a->snap->taken)
+			continue;
+		/* value and key share one line: the layout users parse */
+		seq_puts(m, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
+		seq_printf(m, "\ttriggering value { %s($%s) }: %10llu",
+			   a->handler == HIST_ON_MAX ? "onmax" : "onchange",
+			   a->track_ref->name, a->snap->val);
+		seq_puts(m, "\ttriggered by event with key: ");
+		hist_print_key_comm(m, hd, a->snap->key, a->snap->comm);
+		seq_putc(m, '\n');
+	}
+}
+
+/**
  * hist_data_show - print one histogram as the "hist" file does
  * @m: where to
  * @data: the trigger
@@ -626,7 +685,7 @@ void hist_data_show(struct seq_file *m, struct event_trigger_data *data,
  * @m: where to
  * @ref: the reference
  */
-void hist_debug_ref(struct seq_file *m, const struct hist_field *ref)
+static void hist_debug_ref(struct seq_file *m, const struct hist_field *ref)
 {
 	seq_printf(m, "      name: %s\n", ref->name);
 	seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
@@ -692,6 +751,106 @@ static void debug_field(struct seq_file *m, struct hist_data *hd,
 		seq_printf(m, "      quantile error: < 1/%lu of the value (bucket middle)\n",
 			   2 * TRACING_MAP_QUANT_SUB);
 	}
+}
+
+/* ---- hist_debug: references, field variables and actions ---- */
+
+static bool is_field_var(struct hist_data *hd, struct hist_field *ref)
+{
+	unsigned int i;
+
+	if (ref->var_hd != hd)
+		return false;
+	for (i = 0; i < hd->n_field_vars; i++)
+		if (hd->field_vars[i]->var_idx == ref->var_idx)
+			return true;
+	return false;
+}
+
+static void debug_ref(struct seq_file *m, struct hist_data *hd,
+		      const char *what, unsigned int i, struct hist_field *ref)
+{
+	if (what)
+		seq_printf(m, "\n    hist_data->%s[%u]:\n", what, i);
+	seq_puts(m, "      flags:\n        HIST_FIELD_FL_VAR_REF\n");
+	hist_debug_ref(m, ref);
+	if (ref->system) {
+		seq_printf(m, "      system: %s\n", ref->system);
+		seq_printf(m, "      event_name: %s\n", ref->event_name);
+	}
+	seq_printf(m, "      type: %s\n", ref->type ? ref->type : "");
+	seq_printf(m, "      size: %u\n", ref->size);
+	/* field variable references show as unsigned (see param_fits()) */
+	seq_printf(m, "      is_signed: %d\n",
+		   ref->is_signed && !is_field_var(hd, ref));
+}
+
+static void debug_var(struct seq_file *m, const char *what, unsigned int i,
+		      struct hist_field *f)
+{
+	seq_printf(m, "\n    hist_data->%s[%u]:\n", what, i);
+	seq_printf(m, "\n      %s[%u].var:\n", what, i);
+	seq_puts(m, "      flags:\n        HIST_FIELD_FL_VAR\n");
+	seq_printf(m, "      var.name: %s\n", f->var_name);
+	seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
+		   f->var_idx);
+	seq_printf(m, "\n      %s[%u].val:\n", what, i);
+	if (f->event_field)
+		seq_printf(m, "      ftrace_event_field name: %s\n",
+			   f->event_field->name);
+	seq_printf(m, "      type: %s\n", f->type ? f->type : "");
+	seq_printf(m, "      size: %u\n", f->size);
+	seq_printf(m, "      is_signed: %d\n", f->is_signed);
+}
+
+/**
+ * hist_actions_show_debug - the hist_debug sections past the fields
+ * @m: where to
+ * @hd: the histogram
+ */
+static void hist_actions_show_debug(struct seq_file *m, struct hist_data *hd)
+{
+	unsigned int i;
+
+	if (hd->n_var_refs)
+		seq_puts(m, "\n  variable reference fields:\n");
+	for (i = 0; i < hd->n_var_refs; i++)
+		debug_ref(m, hd, "var_refs", i, hd->var_refs[i]);
+
+	if (hd->n_field_vars)
+		seq_puts(m, "\n  field variables:\n");
+	for (i = 0; i < hd->n_field_vars; i++)
+		debug_var(m, "field_vars", i, hd->field_vars[i]);
+
+	if (hd->n_actions)
+		seq_puts(m, "\n  action tracking variables (for onmax()/onchange()/onmatch()):\n");
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *a = hd->actions[i];
+
+		if (a->handler == HIST_ON_MATCH) {
+			seq_printf(m, "\n    hist_data->actions[%u].match_data.event_system: %s\n",
+				   i, a->match_system);
+			seq_printf(m, "    hist_data->actions[%u].match_data.event: %s\n",
+				   i, a->match_event);
+			continue;
+		}
+		seq_printf(m, "\n    hist_data->actions[%u].track_data.var_ref:\n",
+			   i);
+		debug_ref(m, hd, NULL, 0,
+			  hd->var_refs[a->track_ref->var_ref_idx]);
+		seq_printf(m, "\n    hist_data->actions[%u].track_data.track_var:\n",
+			   i);
+		seq_puts(m, "      flags:\n        HIST_FIELD_FL_VAR\n");
+		seq_printf(m, "      var.name: %s\n", a->track_var->var_name);
+		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %d\n",
+			   a->track_var->var_idx);
+		seq_puts(m, "      type: u64\n      size: 8\n      is_signed: 0\n");
+	}
+
+	if (hd->n_save_vars)
+		seq_puts(m, "\n  save action variables (save() params):\n");
+	for (i = 0; i < hd->n_save_vars; i++)
+		debug_var(m, "save_vars", i, hd->save_vars[i]);
 }
 
 /**
