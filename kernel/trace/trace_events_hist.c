@@ -28,33 +28,6 @@
 
 #include "trace_hist.h"
 
-static void cmd_log(struct hist_cmd *cmd, enum hist_err err, const char *str)
-{
-	struct trace_event_call *call = cmd->file->event_call;
-	char loc[MAX_FILTER_STR_VAL];
-	unsigned int pos = 0;
-
-	if (str)
-		pos = err_pos(cmd->text, str);
-	snprintf(loc, sizeof(loc), "hist:%s:%s", call->class->system,
-		 trace_event_name(call));
-	tracing_log_err(cmd->file->tr, loc, cmd->text,
-			(const char **)hist_err_text, err, pos);
-}
-
-/**
- * hist_log - report an error in the trigger being created
- * @hd: the histogram being built
- * @err: what went wrong
- * @str: the text it concerns (the caret goes to its first occurrence in
- *	the command), or NULL for the start of the command
- */
-void hist_log(struct hist_data *hd, enum hist_err err, const char *str)
-{
-	if (hd->cmd)
-		cmd_log(hd->cmd, err, str);
-}
-
 /* ---- building a histogram ---- */
 
 /**
@@ -175,12 +148,12 @@ static int add_field(struct hist_cmd *cmd, struct hist_data *hd, char *text,
 	f = hist_field_create(hd, cmd->file->event_call, text, role, &err);
 	if (IS_ERR(f)) {
 		for (i = 0; i < err.n; i++)
-			cmd_log(cmd, err.err[i], err.str[i]);
+			hist_cmd_log(cmd, err.err[i], err.str[i]);
 		return PTR_ERR(f);
 	}
 	if (hd->n_fields == HIST_FIELDS_MAX) {
 		hist_field_destroy(f);
-		cmd_log(cmd, HIST_ERR_TOO_MANY_FIELDS, text);
+		hist_cmd_log(cmd, HIST_ERR_TOO_MANY_FIELDS, text);
 		return -EINVAL;
 	}
 	hd->fields[hd->n_fields++] = f;
@@ -206,7 +179,7 @@ static int create_vals(struct hist_cmd *cmd, struct hist_data *hd)
 		if (!strcmp(spec->vals[i].str, "hitcount"))
 			continue;
 		if (hd->n_fields == HIST_VALS_MAX) {
-			cmd_log(cmd, HIST_ERR_TOO_MANY_VALS, spec->vals[i].str);
+			hist_cmd_log(cmd, HIST_ERR_TOO_MANY_VALS, spec->vals[i].str);
 			return -EINVAL;
 		}
 		/* parsing cuts the text up: keep it whole for the caret */
@@ -234,7 +207,7 @@ static int create_vals(struct hist_cmd *cmd, struct hist_data *hd)
 			return ret;
 	}
 	if (spec->vals_overflow) {
-		cmd_log(cmd, HIST_ERR_TOO_MANY_VALS, spec->vals_str);
+		hist_cmd_log(cmd, HIST_ERR_TOO_MANY_VALS, spec->vals_str);
 		return -EINVAL;
 	}
 	hd->n_vals = hd->n_fields;
@@ -253,8 +226,8 @@ static int create_vars(struct hist_cmd *cmd, struct hist_data *hd)
 
 		for (j = 0; j < i; j++) {
 			if (!strcmp(spec->vars[j].name, spec->vars[i].name)) {
-				cmd_log(cmd, HIST_ERR_VAR_REDEFINED,
-					spec->vars[i].name);
+				hist_cmd_log(cmd, HIST_ERR_VAR_REDEFINED,
+					     spec->vars[i].name);
 				return -EINVAL;
 			}
 		}
@@ -262,7 +235,7 @@ static int create_vars(struct hist_cmd *cmd, struct hist_data *hd)
 		if (!hd->lookup_only && !spec->pause && !spec->cont &&
 		    !spec->clear &&
 		    hist_var_defined_elsewhere(hd, spec->vars[i].name)) {
-			cmd_log(cmd, HIST_ERR_VAR_REDEFINED, spec->vars[i].name);
+			hist_cmd_log(cmd, HIST_ERR_VAR_REDEFINED, spec->vars[i].name);
 			return -EINVAL;
 		}
 		ret = add_field(cmd, hd, spec->vars[i].str, HIST_ROLE_VAR, &f);
@@ -270,7 +243,7 @@ static int create_vars(struct hist_cmd *cmd, struct hist_data *hd)
 			return ret;
 		ret = hist_var_init(hd, f, spec->vars[i].name);
 		if (ret == -E2BIG) {
-			cmd_log(cmd, HIST_ERR_TOO_MANY_VARS, spec->vars[i].name);
+			hist_cmd_log(cmd, HIST_ERR_TOO_MANY_VARS, spec->vars[i].name);
 			return -EINVAL;
 		}
 		if (ret)
@@ -287,8 +260,8 @@ static bool hist_vars_redefined(struct hist_cmd *cmd, struct hist_data *hd)
 
 	for (i = 0; i < hd->spec.n_vars; i++) {
 		if (hist_var_defined_elsewhere(hd, hd->spec.vars[i].name)) {
-			cmd_log(cmd, HIST_ERR_VAR_REDEFINED,
-				hd->spec.vars[i].name);
+			hist_cmd_log(cmd, HIST_ERR_VAR_REDEFINED,
+				     hd->spec.vars[i].name);
 			return true;
 		}
 	}
@@ -325,12 +298,12 @@ static int create_keys(struct hist_cmd *cmd, struct hist_data *hd)
 		hd->key_size += f->key_size;
 		hd->n_keys++;
 		if (hd->key_size > HIST_KEY_SIZE_MAX) {
-			cmd_log(cmd, HIST_ERR_KEY_TOO_LARGE, spec->keys[i].str);
+			hist_cmd_log(cmd, HIST_ERR_KEY_TOO_LARGE, spec->keys[i].str);
 			return -EINVAL;
 		}
 	}
 	if (spec->keys_overflow) {
-		cmd_log(cmd, HIST_ERR_TOO_MANY_KEYS, spec->keys_str);
+		hist_cmd_log(cmd, HIST_ERR_TOO_MANY_KEYS, spec->keys_str);
 		return -EINVAL;
 	}
 	return 0;
@@ -493,13 +466,14 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 
 		/* nothing before the dot is empty too */
 		if (!*s->name) {
-			cmd_log(cmd, HIST_ERR_EMPTY_SORT_FIELD, spec->sort_str);
+			hist_cmd_log(cmd, HIST_ERR_EMPTY_SORT_FIELD, spec->sort_str);
 			return -EINVAL;
 		}
 		/* too many: the last one that fits is not checked */
 		if (i == limit - 1 && over) {
-			cmd_log(cmd, too_many[limit - HIST_SORT_KEYS_DEFAULT],
-				spec->sort_str);
+			hist_cmd_log(cmd,
+				     too_many[limit - HIST_SORT_KEYS_DEFAULT],
+				     spec->sort_str);
 			return -EINVAL;
 		}
 		agg = sort_agg(s, &mod);
@@ -510,12 +484,12 @@ static int create_sort_keys(struct hist_cmd *cmd, struct hist_data *hd)
 			f = find_sort_field(hd, s->name, 0);
 		}
 		if (!f) {
-			cmd_log(cmd, HIST_ERR_INVALID_SORT_FIELD, s->name);
+			hist_cmd_log(cmd, HIST_ERR_INVALID_SORT_FIELD, s->name);
 			return -EINVAL;
 		}
 		if (mod && strcmp(mod, "descending") &&
 		    strcmp(mod, "ascending")) {
-			cmd_log(cmd, HIST_ERR_BAD_SORT_MODIFIER, mod);
+			hist_cmd_log(cmd, HIST_ERR_BAD_SORT_MODIFIER, mod);
 			return -EINVAL;
 		}
 		hd->sort_fields[i] = f;
@@ -699,7 +673,7 @@ static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param,
 	ret = hist_spec_parse(param, &hd->spec);
 	if (ret) {
 		if (hd->spec.err != HIST_ERR_NONE)
-			cmd_log(cmd, hd->spec.err, hd->spec.err_str);
+			hist_cmd_log(cmd, hd->spec.err, hd->spec.err_str);
 		goto fail;
 	}
 
@@ -715,7 +689,7 @@ static struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param,
 
 	hd->show_hitcount = !hd->spec.nohitcount;
 	if (!hd->show_hitcount && hd->n_vals < 2) {
-		cmd_log(cmd, HIST_ERR_NEED_NOHC_VAL, NULL);
+		hist_cmd_log(cmd, HIST_ERR_NEED_NOHC_VAL, NULL);
 		ret = -ENOENT;
 		goto fail;
 	}
@@ -1199,7 +1173,7 @@ static int hist_parse(struct event_command *cmd_ops,
 
 	ret = split_filter(param_and_filter, &param, &filter);
 	if (ret) {
-		cmd_log(&hc, HIST_ERR_MISSING_KEYS, NULL);
+		hist_cmd_log(&hc, HIST_ERR_MISSING_KEYS, NULL);
 		goto out;
 	}
 
@@ -1238,7 +1212,7 @@ static int hist_parse(struct event_command *cmd_ops,
 	if (hd->spec.cont || hd->spec.clear ||
 	    (test && hd->spec.pause)) {
 		if (!test) {
-			cmd_log(&hc, HIST_ERR_NEXIST_TRIGGER, NULL);
+			hist_cmd_log(&hc, HIST_ERR_NEXIST_TRIGGER, NULL);
 			ret = -ENOENT;
 		} else {
 			ret = hist_control(&hc, test, &hd->spec);
@@ -1247,7 +1221,7 @@ static int hist_parse(struct event_command *cmd_ops,
 		goto out;
 	}
 	if (test) {
-		cmd_log(&hc, HIST_ERR_TRIGGER_EEXIST, NULL);
+		hist_cmd_log(&hc, HIST_ERR_TRIGGER_EEXIST, NULL);
 		hist_data_free(hd);
 		ret = -EEXIST;
 		goto out;
@@ -1256,13 +1230,13 @@ static int hist_parse(struct event_command *cmd_ops,
 	if (hd->spec.name)
 		named = find_named_hist(hd->spec.name);
 	if (named && !hist_named_fits(named, hd)) {
-		cmd_log(&hc, HIST_ERR_NAMED_MISMATCH, hd->spec.name_str);
+		hist_cmd_log(&hc, HIST_ERR_NAMED_MISMATCH, hd->spec.name_str);
 		hist_data_free(hd);
 		ret = -EINVAL;
 		goto out;
 	}
 	if (!named && hd->quant_err) {
-		cmd_log(&hc, HIST_ERR_QUANT_TOO_LARGE, hd->quant_err);
+		hist_cmd_log(&hc, HIST_ERR_QUANT_TOO_LARGE, hd->quant_err);
 		hist_data_free(hd);
 		ret = -EINVAL;
 		goto out;
@@ -1592,18 +1566,6 @@ u64 hist_elt_key(struct hist_data *hd, struct tracing_map_elt *elt,
 	struct hist_field *f = hd->fields[hist_first_key(hd) + i];
 
 	return *(u64 *)(tracing_map_elt_key(elt) + f->key_offset);
-}
-
-/**
- * hist_elt_hitcount - the hitcount of an entry
- * @hd: the histogram, which must count hits
- * @elt: the entry
- *
- * Return: the number of events counted in @elt.
- */
-u64 hist_elt_hitcount(struct hist_data *hd, struct tracing_map_elt *elt)
-{
-	return tracing_map_read_sum(elt, hd->fields[0]->map_idx);
 }
 
 /**

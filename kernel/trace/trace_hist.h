@@ -461,6 +461,10 @@ struct hist_cmd {
 	char			*text;
 };
 
+/* error_log entries of hist commands (trace_hist_parse.c) */
+void hist_cmd_log(struct hist_cmd *cmd, enum hist_err err, const char *str);
+void hist_log(struct hist_data *hd, enum hist_err err, const char *str);
+
 /* What a field is created for. */
 enum hist_role {
 	HIST_ROLE_VAL,
@@ -739,6 +743,19 @@ static inline void *hist_elt_slot(struct tracing_map_elt *elt, int slot)
 	return ed->strs + (size_t)slot * HIST_VAR_STR_SIZE;
 }
 
+/**
+ * hist_elt_hitcount - the hitcount of an entry
+ * @hd: the histogram, which must count hits
+ * @elt: the entry
+ *
+ * Return: the number of events counted in @elt.
+ */
+static inline u64 hist_elt_hitcount(struct hist_data *hd,
+				    struct tracing_map_elt *elt)
+{
+	return tracing_map_read_sum(elt, hd->fields[0]->map_idx);
+}
+
 /* Index of the first key in &hist_data.fields. */
 static inline unsigned int hist_first_key(const struct hist_data *hd)
 {
@@ -793,7 +810,6 @@ static inline u64 hist_apply_op(const struct hist_field *f, u64 a, u64 b)
 
 /* ---- trace_hist_vars.c: variables and references ---- */
 
-void hist_log(struct hist_data *hd, enum hist_err err, const char *str);
 struct trace_event_file *hist_find_file(struct trace_array *tr,
 					const char *system, const char *event);
 struct hist_field *hist_var_ref_create(struct hist_data *hd,
@@ -930,7 +946,6 @@ int hist_kernel_walk(struct trace_event_file *file, const void *owner,
 		     void *arg);
 u64 hist_elt_key(struct hist_data *hd, struct tracing_map_elt *elt,
 		 unsigned int i);
-u64 hist_elt_hitcount(struct hist_data *hd, struct tracing_map_elt *elt);
 u64 hist_elt_tracked(struct hist_data *hd, struct tracing_map_elt *elt,
 		     u64 *saved, unsigned int n);
 

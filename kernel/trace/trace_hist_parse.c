@@ -351,3 +351,42 @@ void hist_spec_free(struct hist_spec *spec)
 	spec->buf = NULL;
 	spec->sec_buf = NULL;
 }
+
+/* ---- error_log ---- */
+
+/**
+ * hist_cmd_log - report an error in a hist command to error_log
+ * @cmd: the command
+ * @err: what went wrong
+ * @str: the text it concerns (the caret goes to its first occurrence in
+ *	the command), or NULL for the start of the command
+ *
+ * The entry is "hist:<system>:<event>", the command as written, the
+ * message of @err and the caret.
+ */
+void hist_cmd_log(struct hist_cmd *cmd, enum hist_err err, const char *str)
+{
+	struct trace_event_call *call = cmd->file->event_call;
+	char loc[MAX_FILTER_STR_VAL];
+	unsigned int pos = 0;
+
+	if (str)
+		pos = err_pos(cmd->text, str);
+	snprintf(loc, sizeof(loc), "hist:%s:%s", call->class->system,
+		 trace_event_name(call));
+	tracing_log_err(cmd->file->tr, loc, cmd->text,
+			(const char **)hist_err_text, err, pos);
+}
+
+/**
+ * hist_log - report an error in the trigger being created
+ * @hd: the histogram being built
+ * @err: what went wrong
+ * @str: the text it concerns (the caret goes to its first occurrence in
+ *	the command), or NULL for the start of the command
+ */
+void hist_log(struct hist_data *hd, enum hist_err err, const char *str)
+{
+	if (hd->cmd)
+		hist_cmd_log(hd->cmd, err, str);
+}
