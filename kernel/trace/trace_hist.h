@@ -902,8 +902,7 @@ struct hist_run {
 };
 
 u64 hist_run_value(struct hist_field *f, struct hist_run *run);
-void hist_run_set_var(struct hist_field *f, struct hist_run *run);
-void hist_run_actions(struct hist_data *hd, struct hist_run *run);
+bool hist_snapshot_update(struct trace_array *tr, void *cond_data);
 
 void hist_data_update(struct hist_data *hd, struct trace_buffer *buffer,
 		      void *rec, struct ring_buffer_event *rbe);

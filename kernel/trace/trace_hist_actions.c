@@ -24,8 +24,9 @@
  *                          (a conditional snapshot: only when the
  *                          triggering value beats the last one taken)
  *
- * Everything is resolved when the trigger is created; at run time an
- * action reads values from the per-CPU array of resolved references.
+ * This file binds them: everything is resolved when the trigger is
+ * created.  They run in trace_hist_run.c (hist_run_actions()), reading
+ * their values from the array of resolved references.
  */
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
@@ -33,102 +34,6 @@
 #include <linux/string.h>
 
 #include "trace_hist.h"
-
-/* The candidate passed through tracing_snapshot_cond(). */
-struct hist_snapshot_try {
-	struct hist_snapshot	*snap;
-	u64			val;
-	void			*key;
-	const char		*comm;
-};
-
-static bool beats(enum hist_handler handler, u64 val, u64 old)
-{
-	return handler == HIST_ON_MAX ? val > old : val != old;
-}
-
-/*
- * Called by the tracing core, under its snapshot lock, before swapping.
- * Every snapshot of the instance comes here while our conditional one is
- * installed, including unconditional ones (the "snapshot" trigger of
- * another event, tracing_snapshot()), which pass no data: those are not
- * taken, as a write of 1 to the snapshot file is refused meanwhile, and
- * the buffer stays the one our note describes.  (Dereferencing their
- * missing data would crash.)
- */
-static bool snapshot_update(struct trace_array *tr, void *cond_data)
-{
-	struct hist_snapshot_try *try = cond_data;
-	struct hist_snapshot *snap;
-
-	if (!try)
-		return false;
-	snap = try->snap;
-	if (snap->taken && !beats(snap->action->handler, try->val, snap->val))
-		return false;
-	snap->val = try->val;
-	memcpy(snap->key, try->key, snap->hd->key_size);
-	strscpy(snap->comm, try->comm, sizeof(snap->comm));
-	snap->taken = true;
-	return true;
-}
-
-static void do_action(struct hist_data *hd, struct hist_action *a,
-		      struct hist_run *run, u64 val)
-{
-	unsigned int i;
-
-	switch (a->act) {
-	case HIST_ACT_TRACE:
-		for (i = 0; i < a->n_params; i++)
-			run->params[i] = run->refs[a->param_refs[i]];
-		synth_event_emit_all(a->synth, run->params, a->n_params);
-		break;
-	case HIST_ACT_SAVE:
-		for (i = 0; i < hd->n_save_vars; i++)
-			hist_run_set_var(hd->save_vars[i], run);
-		break;
-	case HIST_ACT_SNAPSHOT: {
-		struct hist_snapshot_try try = {
-			.snap = a->snap,
-			.val = val,
-			.key = run->key,
-			.comm = hist_elt_comm(run->elt),
-		};
-
-		tracing_snapshot_cond(hd->event_file->tr, &try);
-		break;
-	}
-	}
-}
-
-/**
- * hist_run_actions - run the actions of a histogram for one event
- * @hd: the histogram
- * @run: the event, its entry and resolved references
- *
- * Context: the event's context (any, NMI included).
- */
-void hist_run_actions(struct hist_data *hd, struct hist_run *run)
-{
-	unsigned int i;
-
-	for (i = 0; i < hd->n_actions; i++) {
-		struct hist_action *a = hd->actions[i];
-		u64 val = 0, old;
-
-		if (a->handler != HIST_ON_MATCH) {
-			val = run->refs[a->track_ref->var_ref_idx];
-			old = tracing_map_read_var(run->elt,
-						   a->track_var->var_idx);
-			if (!beats(a->handler, val, old))
-				continue;
-			tracing_map_set_var(run->elt, a->track_var->var_idx,
-					    val);
-		}
-		do_action(hd, a, run, val);
-	}
-}
 
 /* ---- creation ---- */
 
@@ -701,7 +606,7 @@ int hist_actions_register(struct hist_data *hd)
 		if (a->act != HIST_ACT_SNAPSHOT)
 			continue;
 		ret = tracing_snapshot_cond_enable(hd->event_file->tr,
-						   a->snap, snapshot_update);
+						   a->snap, hist_snapshot_update);
 		if (ret)
 			return ret;
 	}
