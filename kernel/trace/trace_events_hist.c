@@ -856,16 +856,18 @@ bool hist_removing_instance(void)
  * Wait for every event that may still be running a trigger, its filter
  * or its histogram.  Tracepoint events run them inside the tracepoint's
  * read section, which tracepoint_synchronize_unregister() waits for.
- * kprobe events, injected events, trace_marker writes and
- * synth_event_trace() callers run them outside any tracepoint, with
- * preemption disabled: a plain RCU grace period waits for those.  The
- * RCU grace period is started first and runs alongside the tracepoint
- * waits (on kernels whose tracepoint wait includes one, it is already
- * over when checked).
+ * kprobe and uprobe events, injected events, trace_marker writes and
+ * synth_event_trace() callers run them outside any tracepoint, inside
+ * an RCU read-side section (preemption disabled, or rcu_read_lock()): a
+ * full RCU grace period waits for those.  The tracepoint wait may
+ * include one; the state taken first tells whether it did, and
+ * cond_synchronize_rcu() waits for one only if not.  (Taking the state
+ * starts nothing, so this also holds during early boot, with interrupts
+ * off, where grace periods are trivial.)
  */
 static void hist_sync_events(void)
 {
-	unsigned long rcu_gp = start_poll_synchronize_rcu();
+	unsigned long rcu_gp = get_state_synchronize_rcu();
 
 	tracepoint_synchronize_unregister();
 	cond_synchronize_rcu(rcu_gp);

@@ -636,12 +636,13 @@ static int synth_event_reg(struct trace_event_call *call,
 	 * buffers exist: the release publishes them to the emitter's
 	 * acquire.  PERF_UNREGISTER comes for the last one, before the core
 	 * frees them.  The emitter runs with preemption disabled, but not
-	 * always inside a section the core's tracepoint_synchronize_
-	 * unregister() waits for (on 7.3 it waits for SRCU readers only,
-	 * and kprobe, inject and trace_marker triggers emit outside them):
-	 * wait for it here.  PERF_OPEN/CLOSE/ADD/DEL come per perf event,
-	 * ADD and DEL from the scheduler without event_mutex; 0 lets the
-	 * core keep its per-CPU lists itself.
+	 * always inside a tracepoint: kprobe, inject and trace_marker
+	 * triggers emit outside them, where the core's
+	 * tracepoint_synchronize_unregister() need not wait (it waits for
+	 * the tracepoints' own read sections): an RCU grace period does.
+	 * PERF_OPEN/CLOSE/ADD/DEL come per perf event, ADD and DEL from
+	 * the scheduler without event_mutex; 0 lets the core keep its
+	 * per-CPU lists itself.
 	 */
 	case TRACE_REG_PERF_REGISTER:
 		lockdep_assert_held(&event_mutex);

@@ -6,8 +6,8 @@
  * and $references are in trace_hist_vars.c, handlers and actions in
  * trace_hist_actions.c):
  *
- *   trace_hist_parse.c   trigger text -> struct hist_spec (pure, no event
- *                        knowledge; KUnit-tested)
+ *   trace_hist_parse.c   trigger text -> struct hist_spec (no event
+ *                        knowledge; KUnit-tested); error_log entries
  *   trace_hist_fields.c  hist_spec items -> struct hist_field trees bound
  *                        to one event (field lookup, modifiers, types,
  *                        arithmetic)
@@ -18,8 +18,8 @@
  *   trace_hist_json.c    the "hist.json" file, actions included
  *
  * trace_events_hist.c ties them together: the "hist", "enable_hist" and
- * "disable_hist" commands, trigger lifetime, named histograms and
- * error_log reporting.
+ * "disable_hist" commands, trigger lifetime, named histograms, the
+ * files and poll().
  */
 #ifndef _KERNEL_TRACE_TRACE_HIST_H
 #define _KERNEL_TRACE_TRACE_HIST_H

@@ -16,9 +16,11 @@
  *	var=expr[,var=expr...]	variable definitions
  *
  * A later section of the same kind replaces an earlier one, except that
- * variable definitions and handler clauses accumulate.  This file
+ * variable definitions and handler clauses accumulate.  The parser
  * knows nothing about events: whether a name is a field is decided when
- * the expressions are bound (trace_hist_fields.c).
+ * the expressions are bound (trace_hist_fields.c).  The file also holds
+ * the error messages and hist_cmd_log(), which writes the error_log
+ * entry of a command.
  *
  * On an error the spec records what went wrong and the text it concerns.
  * The caret in error_log is the first occurrence of that text in the

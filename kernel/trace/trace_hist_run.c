@@ -435,9 +435,13 @@ static void do_action(struct hist_data *hd, struct hist_action *a,
  * @hd: the histogram
  * @run: the event, its entry and resolved references
  *
+ * Kept out of line: only histograms with actions need its stack frame
+ * (a snapshot candidate), not every event's hist_data_update().
+ *
  * Context: the event's context (any, NMI included).
  */
-static void hist_run_actions(struct hist_data *hd, struct hist_run *run)
+static noinline void hist_run_actions(struct hist_data *hd,
+				      struct hist_run *run)
 {
 	unsigned int i;
 
