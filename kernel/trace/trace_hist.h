@@ -1,25 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internal interface of the hist trigger code.
+ * Internal interface of the hist trigger code, in sections by concept:
+ * the trigger text, fields, one histogram, variables, actions, the hot
+ * path, and the views.  The files, from the top down:
  *
- * A hist trigger goes through these stages, one file each (variables
- * and $references are in trace_hist_vars.c, handlers and actions in
- * trace_hist_actions.c):
- *
- *   trace_hist_parse.c   trigger text -> struct hist_spec (no event
- *                        knowledge; KUnit-tested); error_log entries
+ *   trace_events_hist.c  the "hist", "enable_hist" and "disable_hist"
+ *                        commands: building a histogram, registration,
+ *                        removal and lifetime, named tables, helper
+ *                        histograms, the files and poll(), hist_kernel_*()
+ *   trace_hist_vars.c    variables, $references, field variables
+ *   trace_hist_actions.c binding onmatch()/onmax()/onchange() clauses
  *   trace_hist_fields.c  hist_spec items -> struct hist_field trees bound
  *                        to one event (field lookup, modifiers, types,
  *                        arithmetic)
+ *   trace_hist_parse.c   trigger text -> struct hist_spec (no event
+ *                        knowledge; KUnit-tested); error_log entries
  *   trace_hist_run.c     the event hot path: build the key, find the map
- *                        element, add the values
- *   trace_hist_output.c  the "hist" and "hist_debug" files and the
- *                        canonical form of a trigger, actions included
+ *                        element, add the values, run the actions
+ *   trace_hist_output.c  the canonical trigger text, the "hist" and
+ *                        "hist_debug" files, actions included
  *   trace_hist_json.c    the "hist.json" file, actions included
- *
- * trace_events_hist.c ties them together: the "hist", "enable_hist" and
- * "disable_hist" commands, trigger lifetime, named histograms, the
- * files and poll().
  */
 #ifndef _KERNEL_TRACE_TRACE_HIST_H
 #define _KERNEL_TRACE_TRACE_HIST_H
@@ -58,7 +58,7 @@
 #define HIST_VAR_STR_SIZE	max_t(unsigned int, HIST_STR_MAX + 8, \
 				      HIST_STACKTRACE_SIZE)
 
-/* ---- trace_hist_parse.c: the trigger text ---- */
+/* ---- the trigger text and its errors (trace_hist_parse.c) ---- */
 
 /*
  * enum hist_err - what went wrong; each has the message error_log shows
@@ -229,7 +229,7 @@ struct hist_spec {
 int hist_spec_parse(const char *text, struct hist_spec *spec);
 void hist_spec_free(struct hist_spec *spec);
 
-/* ---- trace_hist_fields.c: fields bound to an event ---- */
+/* ---- fields and expressions bound to an event (trace_hist_fields.c) ---- */
 
 /*
  * Field flags.  hist_debug prints their names, which its readers know:
@@ -486,82 +486,10 @@ bool hist_field_is_string(const struct hist_field *field);
 const char *hist_field_plain_name(const struct hist_field *field);
 void hist_field_print(struct seq_file *m, const struct hist_field *field);
 
-/* ---- trace_hist_actions.c: handlers and actions ---- */
+/* ---- one histogram: struct hist_data ---- */
 
-/**
- * enum hist_handler - when an action runs
- * @HIST_ON_MATCH: every update (all references resolved)
- * @HIST_ON_MAX: the watched variable exceeds its per-entry maximum
- * @HIST_ON_CHANGE: the watched variable differs from its last value
- */
-enum hist_handler {
-	HIST_ON_MATCH,
-	HIST_ON_MAX,
-	HIST_ON_CHANGE,
-};
-
-/**
- * enum hist_act - what an action does
- * @HIST_ACT_TRACE: emit a synthetic event
- * @HIST_ACT_SAVE: keep event fields in the entry
- * @HIST_ACT_SNAPSHOT: take a conditional snapshot of the trace buffer
- */
-enum hist_act {
-	HIST_ACT_TRACE,
-	HIST_ACT_SAVE,
-	HIST_ACT_SNAPSHOT,
-};
-
-/**
- * struct hist_snapshot - what the last snapshot of a histogram was for
- * @hd: the histogram
- * @action: the snapshot() action
- * @val: the triggering value
- * @taken: a snapshot was taken
- * @comm: the task name of that entry, for an .execname key
- * @key: the key of the entry that triggered it
- */
-struct hist_snapshot {
-	struct hist_data	*hd;
-	struct hist_action	*action;
-	u64			val;
-	bool			taken;
-	char			comm[TASK_COMM_LEN];
-	u8			key[HIST_KEY_SIZE_MAX] __aligned(8);
-};
-
+struct hist_action;
 struct hist_named;
-
-/**
- * struct hist_action - one handler.action() clause
- * @handler: when it runs
- * @act: what it does
- * @text: canonical text, for the trigger file and for matching
- * @match_system: onmatch(): system of the matching event
- * @match_event: onmatch(): the matching event
- * @track_ref: onmax()/onchange(): reference to the watched variable
- * @track_var: onmax()/onchange(): the per-entry variable holding the
- *	maximum or last value (owned)
- * @synth: trace(): the synthetic event (pinned)
- * @n_params: trace(): number of parameters
- * @param_refs: trace(): slot of each parameter in the resolved values
- * @snap: snapshot(): what the last snapshot was taken for
- */
-struct hist_action {
-	enum hist_handler	handler;
-	enum hist_act		act;
-	char			*text;
-	char			*match_system;
-	char			*match_event;
-	struct hist_field	*track_ref;
-	struct hist_field	*track_var;
-	struct synth_event	*synth;
-	unsigned int		n_params;
-	unsigned int		param_refs[HIST_PARAMS_MAX];
-	struct hist_snapshot	*snap;
-};
-
-/* ---- trace_events_hist.c: one histogram ---- */
 
 /**
  * struct hist_fast_field - a field as the fast path reads it
@@ -808,7 +736,7 @@ static inline u64 hist_apply_op(const struct hist_field *f, u64 a, u64 b)
 	}
 }
 
-/* ---- trace_hist_vars.c: variables and references ---- */
+/* ---- variables, references, helper histograms (trace_hist_vars.c) ---- */
 
 struct trace_event_file *hist_find_file(struct trace_array *tr,
 					const char *system, const char *event);
@@ -827,7 +755,7 @@ struct hist_field *hist_field_var_create(struct hist_data *hd,
 void hist_vars_release(struct hist_data *hd);
 bool hist_data_is_busy(struct hist_data *hd);
 
-/* Implemented in trace_events_hist.c for trace_hist_vars.c. */
+/* Helper histograms and the lifetime of a histogram (trace_events_hist.c) */
 struct hist_data *hist_helper_create(struct hist_data *owner,
 				     struct trace_event_file *file,
 				     const char *text);
@@ -836,7 +764,78 @@ bool hist_removing_instance(void);
 void hist_data_get(struct hist_data *hd);
 void hist_data_put(struct hist_data *hd);
 
-/* ---- trace_hist_actions.c ---- */
+/* ---- handlers and actions (bound in trace_hist_actions.c) ---- */
+
+/**
+ * enum hist_handler - when an action runs
+ * @HIST_ON_MATCH: every update (all references resolved)
+ * @HIST_ON_MAX: the watched variable exceeds its per-entry maximum
+ * @HIST_ON_CHANGE: the watched variable differs from its last value
+ */
+enum hist_handler {
+	HIST_ON_MATCH,
+	HIST_ON_MAX,
+	HIST_ON_CHANGE,
+};
+
+/**
+ * enum hist_act - what an action does
+ * @HIST_ACT_TRACE: emit a synthetic event
+ * @HIST_ACT_SAVE: keep event fields in the entry
+ * @HIST_ACT_SNAPSHOT: take a conditional snapshot of the trace buffer
+ */
+enum hist_act {
+	HIST_ACT_TRACE,
+	HIST_ACT_SAVE,
+	HIST_ACT_SNAPSHOT,
+};
+
+/**
+ * struct hist_snapshot - what the last snapshot of a histogram was for
+ * @hd: the histogram
+ * @action: the snapshot() action
+ * @val: the triggering value
+ * @taken: a snapshot was taken
+ * @comm: the task name of that entry, for an .execname key
+ * @key: the key of the entry that triggered it
+ */
+struct hist_snapshot {
+	struct hist_data	*hd;
+	struct hist_action	*action;
+	u64			val;
+	bool			taken;
+	char			comm[TASK_COMM_LEN];
+	u8			key[HIST_KEY_SIZE_MAX] __aligned(8);
+};
+
+/**
+ * struct hist_action - one handler.action() clause
+ * @handler: when it runs
+ * @act: what it does
+ * @text: canonical text, for the trigger file and for matching
+ * @match_system: onmatch(): system of the matching event
+ * @match_event: onmatch(): the matching event
+ * @track_ref: onmax()/onchange(): reference to the watched variable
+ * @track_var: onmax()/onchange(): the per-entry variable holding the
+ *	maximum or last value (owned)
+ * @synth: trace(): the synthetic event (pinned)
+ * @n_params: trace(): number of parameters
+ * @param_refs: trace(): slot of each parameter in the resolved values
+ * @snap: snapshot(): what the last snapshot was taken for
+ */
+struct hist_action {
+	enum hist_handler	handler;
+	enum hist_act		act;
+	char			*text;
+	char			*match_system;
+	char			*match_event;
+	struct hist_field	*track_ref;
+	struct hist_field	*track_var;
+	struct synth_event	*synth;
+	unsigned int		n_params;
+	unsigned int		param_refs[HIST_PARAMS_MAX];
+	struct hist_snapshot	*snap;
+};
 
 /**
  * hist_action_shows_entry - whether an action keeps a line in each entry
@@ -873,7 +872,7 @@ int hist_actions_register(struct hist_data *hd);
 void hist_actions_unregister(struct hist_data *hd);
 bool hist_actions_same(struct hist_data *a, struct hist_data *b);
 
-/* ---- trace_hist_run.c: the hot path ---- */
+/* ---- the hot path, actions included (trace_hist_run.c) ---- */
 
 /**
  * struct hist_run - one event being aggregated
@@ -910,7 +909,7 @@ void hist_fast_prepare(struct hist_data *hd);
 void hist_fast_update(struct hist_data *hd, struct trace_buffer *buffer,
 		      void *rec, struct ring_buffer_event *rbe);
 
-/* ---- trace_events_hist.c: poll() on the hist file ---- */
+/* ---- poll() on the hist file (trace_events_hist.c) ---- */
 
 /* Open hist files that have been polled (rarely written). */
 extern atomic_t hist_poll_users;
@@ -931,7 +930,7 @@ static __always_inline void hist_poll_notify(void)
 		hist_poll_wakeup();
 }
 
-/* ---- trace_events_hist.c: hist triggers made by the kernel ---- */
+/* ---- hist triggers made by the kernel (trace_events_hist.c) ---- */
 
 int hist_kernel_add(struct trace_event_file *file, const char *text,
 		    const void *owner);
@@ -948,7 +947,7 @@ u64 hist_elt_key(struct hist_data *hd, struct tracing_map_elt *elt,
 u64 hist_elt_tracked(struct hist_data *hd, struct tracing_map_elt *elt,
 		     u64 *saved, unsigned int n);
 
-/* ---- trace_hist_output.c ---- */
+/* ---- the trigger text, hist and hist_debug (trace_hist_output.c) ---- */
 
 int hist_trigger_print(struct seq_file *m, struct event_trigger_data *data);
 typedef void (*hist_entry_print_fn)(struct seq_file *m, struct hist_data *hd,
@@ -975,7 +974,7 @@ void hist_quantiles_read(struct tracing_map_elt *elt, struct hist_field *f,
 			 u64 max, u64 *q);
 u64 hist_agg_value(struct hist_field *f, u64 v, u64 hits);
 
-/* ---- trace_hist_json.c: the hist.json file ---- */
+/* ---- the hist.json file (trace_hist_json.c) ---- */
 
 void hist_json_str(struct seq_file *m, const char *s, size_t len);
 void hist_json_num(struct seq_file *m, const struct hist_field *f, u64 v);
