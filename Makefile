@@ -41,7 +41,7 @@ check:
 	@$(if $(filter stock,$(BASE)),true,$(STEP) RUN_LABEL=stress $(SAME_BASE) STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh $(call DONE,stress-smoke))
 	@$(if $(filter stock,$(BASE)),true,$(STEP) $(SAME_BASE) $(H)/diff.sh $(call DONE,diff))
 	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) $(H)/docs.sh $(call DONE,docs))
-	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) SERIES_FULL=0 $(H)/series-check.sh $(call DONE,series-check))
+	@$(if $(filter stock,$(BASE)),true,$(SAME_BASE) SERIES_BUILD=none $(H)/series-check.sh $(call DONE,series-check))
 	@$(H)/summary.sh $(SUMMARY)
 
 # The DEBUG=1 part of CI (.ci/run): the lifetime and regression tests and
@@ -89,7 +89,7 @@ series:
 	@$(H)/series.sh $(SERIES_OUT)
 
 series-check:
-	@SERIES_FULL=$(if $(filter 0,$(FULL)),0,1) $(H)/series-check.sh
+	@SERIES_BUILD=$(if $(filter 0,$(FULL)),last,all) $(H)/series-check.sh
 
 docs:
 	@$(H)/docs.sh

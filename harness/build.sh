@@ -9,12 +9,19 @@ debug=${2:-0}
 
 case $variant in
 ours)	src=$("$HARNESS_DIR/overlay.sh") ;;
-stock)	src=$("$HARNESS_DIR/fetch-base.sh") ;;
+stock)	src=$(stock_tree) ;;
 *)	die "unknown variant '$variant' (ours or stock)" ;;
 esac
-out=$CACHE_DIR/build-$variant
-[ "$debug" = 1 ] && out=$out-debug
+# Inside the tree, reached through the cache's symlink (see variant_src).
+name=build-$variant
+[ "$debug" = 1 ] && name=$name-debug
+out=$src/$name
+link=$CACHE_DIR/$name
 mkdir -p "$out"
+if [ "$(readlink "$link" 2>/dev/null)" != "$out" ]; then
+	rm -rf "$link"	# a symlink to a tree made again, or an old build directory
+	ln -s "$out" "$link"
+fi
 
 # The config fragment: base (+ debug) + the features this variant has.
 frag=$out/harness.config
@@ -103,4 +110,4 @@ if [ "$variant" = ours ] && grep -q '^CONFIG_SYNTH_EVENTS=y' "$out/.config"; the
 		{ cat "$out/ext-upstream/build.log" >&2; die "upstream synth_event_gen_test does not build against our kernel"; }
 fi
 say "build: done in $(( $(date +%s) - start ))s"
-echo "$out"
+echo "$link"

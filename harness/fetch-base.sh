@@ -21,7 +21,7 @@ have_deb() { cat "$BASE_DIR/.harness-unpacked" 2>/dev/null || true; }
 # stays: it keys on the preprocessed source, so it can never serve an
 # object of the old tree.)
 drop_derived() {
-	rm -rf "$CACHE_DIR/src-ours" "$CACHE_DIR"/build-* "$CACHE_DIR/series" \
+	rm -rf "$CACHE_DIR/src-ours" "$CACHE_DIR/src-stock" "$CACHE_DIR"/build-* "$CACHE_DIR/series" \
 		"$CACHE_DIR"/docs-*
 }
 

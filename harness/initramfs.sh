@@ -8,8 +8,7 @@
 
 variant=$1 build=$2 mode=$3 out=$4
 case $variant in
-ours)	src=$CACHE_DIR/src-ours ;;
-stock)	src=$("$HARNESS_DIR/fetch-base.sh") ;;
+ours|stock)	src=$(variant_src "$variant") ;;
 esac
 
 root=$(mktemp -d)

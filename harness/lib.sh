@@ -43,6 +43,34 @@ BASE_DIR=$CACHE_DIR/base/linux-source-$BASE_VERSION
 KERNEL_REPORT_RE='^(\[ *[0-9.]+\] )?(WARNING:|BUG:|Oops|KASAN:|UBSAN:|kmemleak: leaks|unreferenced object|Kernel panic|general protection fault|Call Trace:|.*possible circular locking|.*possible recursive locking|.*inconsistent lock state|.*DEBUG_LOCKS_WARN_ON|INFO: (task .* blocked|lockdep))'
 export KERNEL_REPORT_RE
 
+# The source tree of a variant, as its last build left it: ours is the
+# overlay (overlay.sh), stock a hard-link copy of the base (stock_tree).
+# A variant's build directories live inside its tree, as
+# <tree>/build-<variant>[-debug], reached through the symlinks
+# <cache>/build-<variant>[-debug]: so Kbuild names every file relative to
+# the build (srctree ".."), the compiler sees the same command for a file
+# both trees share, and ccache serves it to whichever variant is built
+# second (a fresh machine compiles the base once, not twice).
+variant_src() {	# ours|stock
+	echo "$CACHE_DIR/src-$1"
+}
+
+# Make (once per base) and print the stock tree: the base, hard-linked.
+# Out-of-tree builds never write into it.
+stock_tree() {
+	local base src=$CACHE_DIR/src-stock id
+	base=$("$HARNESS_DIR/fetch-base.sh")
+	id="$base $(base_version "$base") $(cat "$base/.harness-unpacked" 2>/dev/null || true)"
+	if [ "$(cat "$src/.harness/created" 2>/dev/null)" != "$id" ]; then
+		say "stock tree: creating $src from the base (hard links)"
+		rm -rf "$src"
+		cp -al "$base" "$src"
+		mkdir -p "$src/.harness"
+		echo "$id" >"$src/.harness/created"
+	fi
+	echo "$src"
+}
+
 # The build directory of a variant (ours|stock) and debug (0|1): built
 # now, or with NO_BUILD=1 as the last build left it (another build may be
 # running).

@@ -8,8 +8,7 @@
 variant=${1:-ours} build=$2
 [ -f "$build/Module.symvers" ] || die "no module build in $build (build the kernel first)"
 case $variant in
-ours)	src=$CACHE_DIR/src-ours ;;
-stock)	src=$("$HARNESS_DIR/fetch-base.sh") ;;
+ours|stock)	src=$(variant_src "$variant") ;;
 *)	die "unknown variant '$variant' (ours or stock)" ;;
 esac
 
