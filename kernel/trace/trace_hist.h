@@ -5,10 +5,16 @@
  * path, and the views.  The files, from the top down:
  *
  *   trace_events_hist.c  the "hist", "enable_hist" and "disable_hist"
- *                        commands: building a histogram, registration,
- *                        removal and lifetime, named tables, helper
- *                        histograms, the files and poll(), hist_kernel_*()
- *   trace_hist_vars.c    variables, $references, field variables
+ *                        commands: matching, registration, removal,
+ *                        helper histograms' triggers, the files and
+ *                        poll(), hist_kernel_*(); the only file that
+ *                        knows the trigger core
+ *   trace_hist_build.c   trigger text -> struct hist_data: values,
+ *                        variables, keys, sort criteria, actions, the
+ *                        map or the named table; freeing it
+ *   trace_hist_vars.c    variables, $references, field variables; the
+ *                        helper histograms these need are made and freed
+ *                        through &hist_data.ops, by the trigger layer
  *   trace_hist_actions.c binding onmatch()/onmax()/onchange() clauses
  *   trace_hist_fields.c  hist_spec items -> struct hist_field trees bound
  *                        to one event (field lookup, modifiers, types,
@@ -17,8 +23,9 @@
  *                        knowledge; KUnit-tested); error_log entries
  *   trace_hist_run.c     the event hot path: build the key, find the map
  *                        element, add the values, run the actions
- *   trace_hist_output.c  the canonical trigger text, the "hist" and
- *                        "hist_debug" files, actions included
+ *   trace_hist_output.c  the canonical trigger text and the "hist" file,
+ *                        actions included
+ *   trace_hist_debug.c   the "hist_debug" file, actions included
  *   trace_hist_json.c    the "hist.json" file, actions included
  */
 #ifndef _KERNEL_TRACE_TRACE_HIST_H
@@ -450,15 +457,35 @@ struct hist_field_err {
 };
 
 struct hist_data;
+struct hist_data_ops;
 
 /**
- * struct hist_cmd - the command being parsed, for error_log
+ * struct hist_cmd - one hist command being run: what building its
+ *	histogram depends on besides the text, and where its errors go
  * @file: the event file written to
- * @text: "hist:..." as written
+ * @text: "hist:..." as written, for error_log
+ * @lookup_only: the histogram is built to find an existing trigger (a
+ *	"!hist" removal): it creates nothing elsewhere
+ * @quant_err: the first ".quantiles" value beyond the memory bound, as
+ *	written; refused only if the histogram makes its own map (owned)
+ * @match_file: while an onmatch() parameter is resolved, the matching
+ *	event, searched for variables before the others
+ * @sort_keys_max: the sort criteria a trigger may have (the sort_keys
+ *	parameter of trace_events_hist.c, read once per command)
+ * @ops: how helper histograms are made and histograms released
+ *
+ * It lives on the stack of the command and is reached from the
+ * histogram through &hist_data.cmd while the histogram is built and
+ * registered.
  */
 struct hist_cmd {
 	struct trace_event_file	*file;
 	char			*text;
+	bool			lookup_only;
+	char			*quant_err;
+	struct trace_event_file	*match_file;
+	unsigned int		sort_keys_max;
+	const struct hist_data_ops *ops;
 };
 
 /* error_log entries of hist commands (trace_hist_parse.c) */
@@ -534,6 +561,51 @@ struct hist_fast {
 };
 
 /**
+ * struct hist_named - the table behind the triggers of one name=
+ * @list: entry in named_hists
+ * @sharers: the histograms aggregating into @map (&hist_data.named_list)
+ * @map: the map they share; it goes with the last sharer
+ *
+ * Every trigger of a named table has its own struct hist_data, bound to
+ * its own event (fields, offsets, actions, trace instance); only the map
+ * is shared.  So nothing a sharer does depends on the event file of the
+ * trigger that happened to create the table.
+ */
+struct hist_named {
+	struct list_head	list;
+	struct list_head	sharers;
+	struct tracing_map	*map;
+};
+
+/**
+ * struct hist_data_ops - what the layer owning a histogram's trigger
+ *	does for the code below it
+ * @helper_create: put a helper histogram, the trigger text @text, on
+ *	@file for a field variable of @owner; return it (a reference is not
+ *	taken for @owner) or an error pointer
+ * @helper_drop: remove the trigger of a helper nobody refers to any more
+ * @put: drop a reference to a histogram; the last one frees it
+ * @removing_instance: whether triggers are being freed with their
+ *	instance: a helper's trigger is then not removed by the histogram
+ *	that releases it (the instance frees it)
+ *
+ * Variables hold references on other histograms and make helper
+ * histograms (trace_hist_vars.c); making, removing and freeing a
+ * histogram with a trigger is the trigger layer's (trace_events_hist.c),
+ * which hands these in through &hist_data.ops.
+ *
+ * Context: event_mutex held, for each of them.
+ */
+struct hist_data_ops {
+	struct hist_data *(*helper_create)(struct hist_data *owner,
+					   struct trace_event_file *file,
+					   const char *text);
+	void (*helper_drop)(struct hist_data *helper);
+	void (*put)(struct hist_data *hd);
+	bool (*removing_instance)(void);
+};
+
+/**
  * struct hist_data - a histogram bound to an event file
  * @frozen: inserts and lookups are off while the map is cleared (read
  *	by the hot path)
@@ -563,6 +635,7 @@ struct hist_fast {
  * @refs: references: the trigger's, plus one per reference from another
  *	histogram to one of our variables and one per use as a helper; the
  *	last one frees
+ * @ops: how to make helpers and release histograms (hist_data_ops)
  * @named: for name=, the table shared with the other triggers of that name
  * @named_list: entry in &hist_named.sharers
  * @armed: hist_arm() succeeded and hist_disarm() has not run yet
@@ -581,12 +654,8 @@ struct hist_fast {
  *	reference held on each)
  * @n_helpers: number of @helpers
  * @is_helper: this histogram was created for a field variable
- * @lookup_only: built to find an existing trigger; creates nothing
- * @quant_err: the first ".quantiles" value beyond the memory bound, as
- *	written (checked only when the histogram creates its own map)
- * @cmd: while the histogram is built, the command (for error_log)
- * @match_file: while an onmatch() parameter is resolved, the matching
- *	event, searched for variables before the others
+ * @cmd: while the histogram is built and registered, the command (its
+ *	parameters and error_log); NULL otherwise
  * @owner: the cookie of the hist_kernel_add() caller that made the
  *	trigger, NULL for triggers written to a trigger file
  */
@@ -614,6 +683,7 @@ struct hist_data {
 	struct event_trigger_data	*trigger;
 	struct hist_spec		spec;
 	unsigned int			refs;
+	const struct hist_data_ops	*ops;
 	struct hist_named		*named;
 	struct list_head		named_list;
 	bool				armed;
@@ -632,10 +702,7 @@ struct hist_data {
 	struct hist_action		*actions[HIST_ACTIONS_MAX];
 	struct hist_data		*helpers[HIST_VARS_MAX];
 	bool				is_helper;
-	bool				lookup_only;
-	char				*quant_err;
 	struct hist_cmd			*cmd;
-	struct trace_event_file		*match_file;
 	const void			*owner;	/* hist_kernel_add()'s cookie */
 };
 
@@ -736,6 +803,27 @@ static inline u64 hist_apply_op(const struct hist_field *f, u64 a, u64 b)
 	}
 }
 
+/* ---- building and releasing one histogram (trace_hist_build.c) ---- */
+
+struct hist_data *hist_data_create(struct hist_cmd *cmd, char *param);
+int hist_data_bind_map(struct hist_cmd *cmd, struct hist_data *hd);
+bool hist_data_same(struct hist_data *a, struct hist_data *b);
+bool hist_vars_redefined(struct hist_cmd *cmd, struct hist_data *hd);
+void hist_data_free(struct hist_data *hd);
+void hist_data_put(struct hist_data *hd);
+
+/**
+ * hist_data_get - take a reference on a histogram
+ * @hd: the histogram; &hist_data_ops.put drops it
+ *
+ * Context: event_mutex held.
+ */
+static inline void hist_data_get(struct hist_data *hd)
+{
+	lockdep_assert_held(&event_mutex);
+	hd->refs++;
+}
+
 /* ---- variables, references, helper histograms (trace_hist_vars.c) ---- */
 
 struct trace_event_file *hist_find_file(struct trace_array *tr,
@@ -754,15 +842,6 @@ struct hist_field *hist_field_var_create(struct hist_data *hd,
 					 const char *text, bool save);
 void hist_vars_release(struct hist_data *hd);
 bool hist_data_is_busy(struct hist_data *hd);
-
-/* Helper histograms and the lifetime of a histogram (trace_events_hist.c) */
-struct hist_data *hist_helper_create(struct hist_data *owner,
-				     struct trace_event_file *file,
-				     const char *text);
-void hist_helper_drop(struct hist_data *helper);
-bool hist_removing_instance(void);
-void hist_data_get(struct hist_data *hd);
-void hist_data_put(struct hist_data *hd);
 
 /* ---- handlers and actions (bound in trace_hist_actions.c) ---- */
 
@@ -947,7 +1026,7 @@ u64 hist_elt_key(struct hist_data *hd, struct tracing_map_elt *elt,
 u64 hist_elt_tracked(struct hist_data *hd, struct tracing_map_elt *elt,
 		     u64 *saved, unsigned int n);
 
-/* ---- the trigger text, hist and hist_debug (trace_hist_output.c) ---- */
+/* ---- the trigger text and the hist file (trace_hist_output.c) ---- */
 
 int hist_trigger_print(struct seq_file *m, struct event_trigger_data *data);
 typedef void (*hist_entry_print_fn)(struct seq_file *m, struct hist_data *hd,
@@ -959,8 +1038,6 @@ size_t hist_data_size_hint(struct hist_data *hd);
 size_t hist_json_size_hint(struct hist_data *hd);
 void hist_data_show(struct seq_file *m, struct event_trigger_data *data,
 		    unsigned int n);
-void hist_data_show_debug(struct seq_file *m,
-			  struct event_trigger_data *data, unsigned int n);
 
 /* ".quantiles": these, then the maximum */
 #define HIST_QUANTILES		4
@@ -973,6 +1050,11 @@ extern const struct hist_quantile hist_quantiles[HIST_QUANTILES];
 void hist_quantiles_read(struct tracing_map_elt *elt, struct hist_field *f,
 			 u64 max, u64 *q);
 u64 hist_agg_value(struct hist_field *f, u64 v, u64 hits);
+
+/* ---- the hist_debug file (trace_hist_debug.c) ---- */
+
+void hist_data_show_debug(struct seq_file *m,
+			  struct event_trigger_data *data, unsigned int n);
 
 /* ---- the hist.json file (trace_hist_json.c) ---- */
 

@@ -102,6 +102,10 @@ static struct hist_field *trace_param(struct hist_data *hd,
 	if (dollar) {
 		char *system, *event, *name, *text;
 
+		/* resolved while the histogram is built, for its command */
+		if (WARN_ON_ONCE(!hd->cmd))
+			return NULL;
+
 		text = kstrdup(param, GFP_KERNEL);
 		if (!text)
 			return NULL;
@@ -112,11 +116,11 @@ static struct hist_field *trace_param(struct hist_data *hd,
 			return NULL;
 		}
 		if (!system && a->handler == HIST_ON_MATCH)
-			hd->match_file = hist_find_file(hd->event_file->tr,
-							a->match_system,
-							a->match_event);
+			hd->cmd->match_file = hist_find_file(hd->event_file->tr,
+							     a->match_system,
+							     a->match_event);
 		f = hist_var_ref_create(hd, system, event, name, false);
-		hd->match_file = NULL;
+		hd->cmd->match_file = NULL;
 		if (!f)	/* the caret goes to the name, after the '$' */
 			hist_log(hd, HIST_ERR_PARAM_NOT_FOUND,
 				 text + (name - param));

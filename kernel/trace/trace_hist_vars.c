@@ -114,7 +114,7 @@ static struct hist_data *find_var_owner(struct hist_data *hd,
 					const char *name, struct hist_field **var,
 					bool *ambiguous)
 {
-	struct trace_event_file *file = hd->event_file;
+	struct trace_event_file *file = hd->event_file, *match;
 	struct trace_array *tr = file->tr;
 	struct hist_data *found = NULL, *owner;
 	struct hist_field *v;
@@ -138,8 +138,9 @@ static struct hist_data *find_var_owner(struct hist_data *hd,
 	if (*var)
 		return hd;
 	/* an onmatch() parameter: the matching event's variables first */
-	if (hd->match_file) {
-		owner = file_var_owner(hd->match_file, hd, name, var);
+	match = hd->cmd ? hd->cmd->match_file : NULL;
+	if (match) {
+		owner = file_var_owner(match, hd, name, var);
 		if (owner)
 			return owner;
 	}
@@ -147,7 +148,7 @@ static struct hist_data *find_var_owner(struct hist_data *hd,
 	if (owner)
 		return owner;
 	/* an onmatch() parameter is looked up there only */
-	if (hd->match_file)
+	if (match)
 		return NULL;
 
 	list_for_each_entry(file, &tr->events, list) {
@@ -395,7 +396,7 @@ static int helper_for(struct hist_data *hd, struct trace_event_file *file,
 		if (!found && !other->is_helper)
 			found = data;
 	}
-	if (!found || hd->lookup_only)
+	if (!found || (hd->cmd && hd->cmd->lookup_only))
 		return -ENOENT;
 
 	other = found->private_data;
@@ -416,7 +417,7 @@ static int helper_for(struct hist_data *hd, struct trace_event_file *file,
 	snprintf(text + strlen(text), len - strlen(text), ":%s=%s%s%s",
 		 var_name, field, found->filter_str ? " if " : "",
 		 found->filter_str ?: "");
-	helper = hist_helper_create(hd, file, text);
+	helper = hd->ops->helper_create(hd, file, text);
 	kfree(text);
 	if (IS_ERR(helper))
 		return PTR_ERR(helper);
@@ -426,7 +427,7 @@ have:
 			return 0;
 	if (hd->n_helpers == HIST_VARS_MAX) {
 		if (!helper->referrers)
-			hist_helper_drop(helper);
+			helper->ops->helper_drop(helper);
 		return -E2BIG;
 	}
 	/* the helper's trigger may go first when its instance is removed */
@@ -664,7 +665,7 @@ void hist_vars_release(struct hist_data *hd)
 
 		if (ref->var_hd != hd) {
 			ref->var_hd->referrers--;
-			hist_data_put(ref->var_hd);
+			ref->var_hd->ops->put(ref->var_hd);
 		}
 		hist_field_destroy(ref);
 	}
@@ -677,9 +678,9 @@ void hist_vars_release(struct hist_data *hd)
 		 * the helper's trigger (it may have done so already).
 		 */
 		if (!helper->referrers && helper->trigger &&
-		    !hist_removing_instance())
-			hist_helper_drop(helper);
-		hist_data_put(helper);
+		    !hd->ops->removing_instance())
+			helper->ops->helper_drop(helper);
+		helper->ops->put(helper);
 	}
 	hd->n_helpers = 0;
 	for (i = 0; i < hd->n_field_vars; i++)
