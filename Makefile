@@ -47,7 +47,7 @@ check:
 # The DEBUG=1 part of CI (.ci/run): the lifetime and regression tests and
 # every KUnit case, then the fuzz and stress smokes, on the kernel with
 # KASAN, kmemleak, lockdep and UBSAN, whose reports fail the run.
-DEBUG_TESTS := regress|synth-perf|lifecycle|instance|rmdir|module|busy|remove|named|poll|^(tracing_map|hist_trigger_parse|hist_expr|hist_json|hist_run)\.
+DEBUG_TESTS := regress|synth-perf|lifecycle|instance|rmdir|module|busy|remove|named|poll|^(tracing_map|hist_trigger_parse|hist_expr|hist_json|hist_run|latency_hist)\.
 
 check-debug:
 	@mkdir -p "$$(dirname $(SUMMARY))" && : >$(SUMMARY)

@@ -32,11 +32,14 @@
  * Three switches in enable/ create or remove whole groups:
  *
  * preemptirqsoff: preemptoff, irqsoff and preemptirqsoff, from the
- *	preemptirq events.  A preemptirqsoff section starts when interrupts
- *	or preemption are disabled while the other one is still enabled and
- *	ends when the second one of them is enabled again, as the
- *	preemptirqsoff latency tracer defines it; "preemption enabled" is
- *	read from the event's common_preempt_count and common_flags.
+ *	preemptirq events.  A preemptirqsoff section is the time during
+ *	which interrupts and preemption are both disabled: it starts when
+ *	the second of the two is disabled (an irq_disable with preemption
+ *	off, a preempt_disable with interrupts off) and ends when the first
+ *	of them is enabled again (an irq_enable with preemption still off,
+ *	a preempt_enable with interrupts still off), so it is never longer
+ *	than the irqsoff and preemptoff sections around it.  "Preemption
+ *	off" is read from the event's common_preempt_count and common_flags.
  *	Entering idle (power:cpu_idle) drops the sections in flight, as
  *	stop_critical_timings() does for the tracers.
  * wakeup: sched_waking to the sched_switch that runs the task.  Without
@@ -45,11 +48,12 @@
  *	counts those where the task switched out had a lower priority than
  *	the woken one, i.e. the woken task did not have to wait for a task
  *	of its own priority.
- * missed_timer_offsets: hrtimer_start's expiry against the time
- *	hrtimer_expire_entry ran the timer (negative: early, inside the
- *	timer's slack).  For hrtimer_wakeup() timers the task that the
- *	timer woke (the next sched_waking on that CPU) is the one kept in
- *	max_latency-CPUx.
+ * missed_timer_offsets: how late an hrtimer ran: hrtimer_start's expiry
+ *	against the time hrtimer_expire_entry ran it.  Every hrtimer is
+ *	counted, but only if it ran after its expiry; one that ran early,
+ *	inside its slack, is not a missed timer and is not entered.  For
+ *	hrtimer_wakeup() timers the task that the timer woke (the next
+ *	sched_waking on that CPU) is the one kept in max_latency-CPUx.
  *
  * Latencies inside the buckets and outside them are kept by two triggers
  * with separate maps: the first has room for every CPU and microsecond,
@@ -93,6 +97,10 @@
 /* in the buckets (0..10239 usecs, biased) or not: kept in separate maps */
 #define LH_IN		"lat >= 1000000000000 && lat < 1000010240000"
 #define LH_OUT		"lat < 1000000000000 || lat >= 1000010240000"
+/* missed timers: run after their expiry, in the buckets or not */
+#define LH_LATE		"lat > 1000000000000"
+#define LH_LATE_IN	LH_LATE " && lat < 1000010240000"
+#define LH_LATE_OUT	"lat >= 1000010240000"
 
 /* How large a trigger's map must be. */
 enum lh_size {
@@ -157,11 +165,12 @@ static pid_t lh_wakeup_pid;
 #define LH_PREEMPTIRQ 1
 
 /*
- * Preemption (and softirqs, hardirq, NMI) enabled when the event fired;
- * the upper half of common_preempt_count is migrate_disable()'s count.
+ * Preemption disabled when the event fired: by preempt_disable(), or in
+ * softirq, hardirq or NMI context, or with bottom halves off; the upper
+ * half of common_preempt_count is migrate_disable()'s count.
  */
-#define LH_PREEMPT_ON	"!(common_preempt_count & 15) && !(common_flags & 216)"
-#define LH_IRQS_ON	"!(common_flags & 1)"
+#define LH_PREEMPT_OFF	"(common_preempt_count & 15) || (common_flags & 216)"
+#define LH_IRQS_OFF	"common_flags & 1"
 #define LH_IDLE		"state != 4294967295"	/* not PWR_EVENT_EXIT */
 
 static const char * const lh_pirq_synths[] = {
@@ -190,26 +199,26 @@ static const struct lh_trig_def lh_pirq_defs[] = {
 	{ "preemptirq", "irq_enable",
 	  "keys=common_cpu:lh_ioff_lat=common_timestamp-$lh_ioff_t0:size=%u:onmatch(preemptirq.irq_disable).trace(lathist_irqsoff,$lh_ioff_lat)",
 	  LH_SZ_CPU },
-	/* preemptirqsoff: from the first of the two disabled ... */
+	/* preemptirqsoff: from the second of the two disabled ... */
 	{ "preemptirq", "irq_disable",
 	  "keys=common_cpu:lh_pioff_t1=common_timestamp-1000000000000:size=%u",
-	  LH_SZ_CPU, LH_PREEMPT_ON },
+	  LH_SZ_CPU, LH_PREEMPT_OFF },
 	{ "preemptirq", "preempt_disable",
 	  "keys=common_cpu:lh_pioff_t2=common_timestamp-1000000000000:size=%u",
-	  LH_SZ_CPU, LH_IRQS_ON },
-	/* ... to the second of the two enabled again */
+	  LH_SZ_CPU, LH_IRQS_OFF },
+	/* ... to the first of the two enabled again */
 	{ "preemptirq", "irq_enable",
 	  "keys=common_cpu:lh_pioff_l1=common_timestamp-$lh_pioff_t1:size=%u:onmatch(preemptirq.irq_disable).trace(lathist_preemptirqsoff,$lh_pioff_l1)",
-	  LH_SZ_CPU, LH_PREEMPT_ON },
+	  LH_SZ_CPU, LH_PREEMPT_OFF },
 	{ "preemptirq", "irq_enable",
 	  "keys=common_cpu:lh_pioff_l2=common_timestamp-$lh_pioff_t2:size=%u:onmatch(preemptirq.preempt_disable).trace(lathist_preemptirqsoff,$lh_pioff_l2)",
-	  LH_SZ_CPU, LH_PREEMPT_ON },
+	  LH_SZ_CPU, LH_PREEMPT_OFF },
 	{ "preemptirq", "preempt_enable",
 	  "keys=common_cpu:lh_pioff_l3=common_timestamp-$lh_pioff_t1:size=%u:onmatch(preemptirq.irq_disable).trace(lathist_preemptirqsoff,$lh_pioff_l3)",
-	  LH_SZ_CPU, LH_IRQS_ON },
+	  LH_SZ_CPU, LH_IRQS_OFF },
 	{ "preemptirq", "preempt_enable",
 	  "keys=common_cpu:lh_pioff_l4=common_timestamp-$lh_pioff_t2:size=%u:onmatch(preemptirq.preempt_disable).trace(lathist_preemptirqsoff,$lh_pioff_l4)",
-	  LH_SZ_CPU, LH_IRQS_ON },
+	  LH_SZ_CPU, LH_IRQS_OFF },
 	/*
 	 * Entering idle ends every section, as stop_critical_timings() does
 	 * for the latency tracers: idle disables interrupts and enables them
@@ -269,14 +278,17 @@ static const char * const lh_timer_synths[] = {
 };
 
 static const struct lh_trig_def lh_timer_defs[] = {
-	{ HIST_ON("lathist_timer"), LH_HIST, LH_SZ_HIST, LH_IN },
-	{ HIST_ON("lathist_timer"), LH_HIST, LH_SZ_OUT, LH_OUT },
+	{ HIST_ON("lathist_timer"), LH_HIST, LH_SZ_HIST, LH_LATE_IN },
+	{ HIST_ON("lathist_timer"), LH_HIST, LH_SZ_OUT, LH_LATE_OUT },
 	{ HIST_ON("lathist_timer_wakeup"),
 	  "keys=common_cpu:lh_tmr_max=lat:size=%u:onmax($lh_tmr_max).save(pid,prio,comm,lat)",
 	  LH_SZ_CPU },
-	/* the offset waits, per CPU, for the wakeup it causes, which consumes it */
+	/*
+	 * A late timer's offset waits, per CPU, for the wakeup it causes,
+	 * which consumes it.
+	 */
 	{ HIST_ON("lathist_timer"), "keys=common_cpu:lh_tmr_woff=lat:size=%u",
-	  LH_SZ_CPU, "function.function == hrtimer_wakeup" },
+	  LH_SZ_CPU, "function.function == hrtimer_wakeup && " LH_LATE },
 	{ "sched", "sched_waking",
 	  "keys=common_cpu:lh_tmr_wv=$lh_tmr_woff-0:size=%u:onmatch(synthetic.lathist_timer).trace(lathist_timer_wakeup,pid,prio,comm,$lh_tmr_wv)",
 	  LH_SZ_CPU },
@@ -714,26 +726,37 @@ static void lh_cpu_stop(struct seq_file *m, void *v)
 {
 }
 
+/* The header; with no samples there is no minimum, average or maximum. */
+static void lh_cpu_header(struct seq_file *m, const struct lh_summary *s)
+{
+	if (s->total) {
+		seq_printf(m, "#Minimum latency: %lld microseconds\n", s->min);
+		seq_printf(m, "#Average latency: %lld microseconds\n",
+			   div64_s64(s->sum, s->total));
+		seq_printf(m, "#Maximum latency: %lld microseconds\n", s->max);
+	} else {
+		seq_puts(m, "#Minimum latency: <undef> microseconds\n");
+		seq_puts(m, "#Average latency: <undef> microseconds\n");
+		seq_puts(m, "#Maximum latency: <undef> microseconds\n");
+	}
+	seq_printf(m, "#Total samples: %llu\n", s->total);
+	seq_printf(m, "#There are %llu samples lower than 0 microseconds.\n",
+		   s->below);
+	seq_printf(m, "#There are %llu samples greater or equal than %d microseconds.\n",
+		   s->above, LH_BUCKETS);
+	seq_puts(m, "#usecs\t         samples\n");
+}
+
 static int lh_cpu_show(struct seq_file *m, void *v)
 {
 	struct lh_summary *s = m->private;
 	unsigned long i;
 
 	i = (unsigned long)v - 1;
-	if (!i) {
-		seq_printf(m, "#Minimum latency: %lld microseconds\n", s->min);
-		seq_printf(m, "#Average latency: %lld microseconds\n",
-			   s->total ? div64_s64(s->sum, s->total) : 0);
-		seq_printf(m, "#Maximum latency: %lld microseconds\n", s->max);
-		seq_printf(m, "#Total samples: %llu\n", s->total);
-		seq_printf(m, "#There are %llu samples lower than 0 microseconds.\n",
-			   s->below);
-		seq_printf(m, "#There are %llu samples greater or equal than %d microseconds.\n",
-			   s->above, LH_BUCKETS);
-		seq_puts(m, "#usecs\t         samples\n");
-		return 0;
-	}
-	seq_printf(m, "%5lu\t%16llu\n", i - 1, s->buckets[i - 1]);
+	if (!i)
+		lh_cpu_header(m, s);
+	else
+		seq_printf(m, "%5lu\t%16llu\n", i - 1, s->buckets[i - 1]);
 	return 0;
 }
 
@@ -1007,3 +1030,7 @@ static __init int latency_hist_init(void)
 	return 0;
 }
 late_initcall(latency_hist_init);
+
+#ifdef CONFIG_LATENCY_HIST_KUNIT_TEST
+#include "trace_latency_hist_kunit.c"
+#endif
