@@ -79,6 +79,9 @@ timeout --foreground -k 10 "$timeout" "${qemu[@]}" -display none -monitor none \
 		/^@@SUITE-END /  { print "[harness] suite done: " $2 " " $3; fflush(); next }
 		/^@@LOG /        { print "[harness] log of " $2 " " $3 ":"; show = 1; next }
 		/^@@LOG-END/     { show = 0; next }
+		/^@@FILE /       { file = 1; next }
+		/^@@FILE-END/    { file = 0; next }
+		file             { next }
 		/^@@/            { next }
 		/^\[[0-9]+\]/   { print "  " $0; fflush(); next }
 		show || mode != "check" { print "  " $0; fflush() }
@@ -90,3 +93,5 @@ say "guest finished in $(( $(date +%s) - start ))s (qemu exit $qrc)"
 manifest=/dev/null
 [ "$mode" = check ] && manifest=$initrd.manifest
 "$HARNESS_DIR/report.sh" "$mode" "$log" "$results" "$build/.config" "$manifest"
+[ "$mode" = run ] && "$HARNESS_DIR/run-plot.sh" "$results"
+exit 0

@@ -6,7 +6,8 @@
 # not by its rerun) must give exactly the
 # expected report and a failing exit code;
 # json-check.py must name every broken hist.json document; the fuzz
-# oracle's nolog rules must decide each of their cases as listed.
+# oracle's nolog rules must decide each of their cases as listed; the
+# latency_hist plot must draw what it reads.
 . "$(dirname "$0")/lib.sh"
 
 d=$HARNESS_DIR/selftest
@@ -32,6 +33,14 @@ say "selftest: report parser ok"
 python3 "$HARNESS_DIR/fuzz/nolog.py" "$HARNESS_DIR/fuzz/nolog.txt" "$d/nolog-cases.txt" >&2 ||
 	die "selftest: harness/fuzz/nolog.txt decides a case of harness/selftest/nolog-cases.txt otherwise"
 say "selftest: fuzz nolog rules ok"
+
+# The latency_hist plot (tools/tracing/latency_hist/): its axes, one line
+# per type and CPU with samples, a PNG, a malformed file refused.  With
+# Debian's python and matplotlib.
+"$HARNESS_DIR/host-deps.sh" python3-matplotlib
+/usr/bin/python3 "$HARNESS_DIR/latency-plot-check.py" >/dev/null ||
+	die "selftest: tools/tracing/latency_hist/latency-hist-plot.py (above)"
+say "selftest: latency plot ok"
 
 # Differential probes: the same dump, or one that differs only as its
 # expected-diff (or its base's expected-diff-<KERNEL>) says, passes; an output that changed, or a probe with no

@@ -57,6 +57,7 @@ if [ -d $L ]; then
 	echo "== latency_hist/: wakeup and missed timer histograms (the -rt format)"
 	echo 1 >$L/enable/wakeup
 	echo 1 >$L/enable/missed_timer_offsets
+	[ ! -f $L/enable/preemptirqsoff ] || echo 1 >$L/enable/preemptirqsoff
 	echo "-- the triggers enabling them made (events/sched/sched_switch/trigger):"
 	grep -v '^#' $T/events/sched/sched_switch/trigger
 	# a SCHED_FIFO task (priority 50) sleeping 40 times 2 ms, and some load
@@ -72,6 +73,15 @@ if [ -d $L ]; then
 			echo "-- latency_hist/$d/$(basename $f): $(cat $f)"
 		done
 	done
+	# Every histogram with samples, for the host's plot (make run):
+	# the header and the buckets that hold samples, between markers.
+	for f in $(find $L -name 'CPU*'); do
+		grep -q '^#Total samples: 0$' $f && continue
+		echo "@@FILE ${f#$T/}"
+		grep -v "	 *0$" $f
+		echo "@@FILE-END"
+	done
+	[ ! -f $L/enable/preemptirqsoff ] || echo 0 >$L/enable/preemptirqsoff
 	echo 0 >$L/enable/wakeup
 	echo 0 >$L/enable/missed_timer_offsets
 fi
