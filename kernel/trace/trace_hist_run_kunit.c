@@ -326,7 +326,7 @@ static void hrk_test_modifiers(struct kunit *test)
 	hrk_check(test, "keys=a.log2:vals=g", true);
 	hrk_check(test, "keys=g.log2:vals=h", true);
 	hrk_check(test, "keys=h.log2,b:vals=e", true);
-	hrk_check(test, "keys=b:vals=g.log2", true);
+	hrk_check(test, "keys=b:vals=g.hex,h", true);
 	hrk_check(test, "keys=b.hex:vals=h.hex", true);
 	hrk_check(test, "keys=e:vals=f:sort=f.descending", true);
 }
@@ -345,7 +345,7 @@ static void hrk_test_vars(struct kunit *test)
 {
 	hrk_check(test, "keys=b:vals=h:v1=a,v2=g", true);
 	hrk_check(test, "keys=b:v1=e-f,v2=g*2+h", true);
-	hrk_check(test, "keys=c:vals=d:v1=h/7,v2=-a", true);
+	hrk_check(test, "keys=c:vals=d:v1=h/7,v2=-(a)", true);
 	hrk_check(test, "keys=d:v1=common_cpu,v2=f", true);
 }
 
