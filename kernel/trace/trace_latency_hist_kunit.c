@@ -22,7 +22,7 @@
  * own work on the enabling event (the DEBUG kernel under emulation is
  * slow) and, where only preemption is off, interrupts.
  */
-#define LHK_SLACK	1000
+#define LHK_SLACK	1400
 
 static struct lh_hist *lhk_hist(struct kunit *test, const char *name)
 {
@@ -121,35 +121,37 @@ static void lhk_preempt_inside(void)
 	local_irq_restore(flags);
 }
 
-/*
- * Samples of @len microseconds or a little longer (up to @hi - 1, or up
- * to LHK_SLACK more if @hi is 0); udelay() may end 1% early.
- */
+/* @want samples of @hist, from @lo to @hi - 1 microseconds */
 struct lhk_window {
 	const char	*hist;
-	s64		len;
+	s64		lo;
 	s64		hi;
 	u64		want;
 	const char	*what;
 };
 
+/*
+ * A section that waits N microseconds is looked for from N - 1% (udelay()
+ * may end that early) to N + LHK_SLACK, or on without an end where
+ * interrupts off around triggers or interrupts may stretch it.
+ */
 static void lhk_test_sections(struct kunit *test)
 {
 	static const struct lhk_window windows[] = {
-		{ "preemptirqsoff", 1000, 0, LHK_N, "interrupts off inside" },
-		{ "preemptirqsoff", 2500, 0, LHK_N, "preemption off inside" },
-		{ "preemptirqsoff", 4000, 0, LHK_N, "both off" },
+		{ "preemptirqsoff", 990, 1000 + LHK_SLACK, LHK_N, "interrupts off inside" },
+		{ "preemptirqsoff", 2475, 2500 + LHK_SLACK, LHK_N, "preemption off inside" },
+		{ "preemptirqsoff", 3960, 4000 + LHK_SLACK, LHK_N, "both off" },
 		/* nothing as long as a section with either one off */
 		{ "preemptirqsoff", 4000 + LHK_SLACK, LH_BUCKETS + 1, 0,
 		  "longer than both off" },
-		{ "irqsoff", 1000, 0, LHK_N, "interrupts off inside" },
-		{ "irqsoff", 4000, 0, LHK_N, "both off" },
-		{ "irqsoff", 7000, 0, LHK_N, "preemption off inside" },
-		{ "preemptoff", 2500, 0, LHK_N, "preemption off inside" },
+		{ "irqsoff", 990, 1000 + LHK_SLACK, LHK_N, "interrupts off inside" },
+		{ "irqsoff", 3960, 4000 + LHK_SLACK, LHK_N, "both off" },
+		/* with the inner preempt events' triggers run inside it */
+		{ "irqsoff", 6930, LH_BUCKETS + 1, LHK_N, "preemption off inside" },
+		{ "preemptoff", 2475, 2500 + LHK_SLACK, LHK_N, "preemption off inside" },
 		/* the interrupt pending when interrupts come back on */
-		{ "preemptoff", 4000, 6930, LHK_N, "both off" },
-		{ "preemptoff", 7000, LH_BUCKETS + 1, LHK_N,
-		  "interrupts off inside" },
+		{ "preemptoff", 3960, 6930, LHK_N, "both off" },
+		{ "preemptoff", 6930, LH_BUCKETS + 1, LHK_N, "interrupts off inside" },
 	};
 	struct trace_array *tr = top_trace_array();
 	int clock_id = tr->clock_id;
@@ -183,14 +185,12 @@ static void lhk_test_sections(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(windows); i++) {
 		const struct lhk_window *w = &windows[i];
 		struct lh_hist *h = lhk_hist(test, w->hist);
-		s64 lo = w->len - w->len / 100;
-		s64 hi = w->hi ?: w->len + LHK_SLACK;
 
 		if (!h)
 			continue;
-		KUNIT_EXPECT_EQ_MSG(test, lhk_count(test, h, cpu, lo, hi),
+		KUNIT_EXPECT_EQ_MSG(test, lhk_count(test, h, cpu, w->lo, w->hi),
 				    w->want, "%s/CPU%d, %s: %lld..%lld us",
-				    w->hist, cpu, w->what, lo, hi - 1);
+				    w->hist, cpu, w->what, w->lo, w->hi - 1);
 	}
 	KUNIT_EXPECT_EQ(test, lhk_set(g, 0), 0);
 	/*
