@@ -51,9 +51,14 @@ fi
 # on after an oops (a BASE=stock run through tests that crash stock).
 oops=oops=panic
 [ "${OOPS_PANIC:-1}" = 0 ] && oops=
+# make bench: no KUnit at boot.  Its suites create and free maps and
+# triggers (latency_hist enables a whole group), which leaves free memory
+# in slabs and per-CPU lists that the memory mode would then not see.
+kargs=
+[ "$mode" = bench ] && kargs=kunit.enable=0
 qemu=(qemu-system-x86_64 -machine pc -accel "${QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp "$smp" "${icount[@]}" -m "$mem"
       -kernel "$build/arch/x86/boot/bzImage" -initrd "$initrd"
-      -append "console=ttyS0 $oops panic=-1 rdinit=/init"
+      -append "console=ttyS0 $oops $kargs panic=-1 rdinit=/init"
       -no-reboot -nic none)
 # make profile: a gdb stub on localhost
 [ -n "${QEMU_GDB_PORT:-}" ] && qemu+=(-gdb "tcp:127.0.0.1:$QEMU_GDB_PORT")
