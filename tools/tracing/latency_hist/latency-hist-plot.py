@@ -69,9 +69,11 @@ def plot(series, out, title):
 
     fig, ax = plt.subplots(figsize=(10, 6))
     for label, buckets in series:
-        xs = sorted(buckets)
-        ax.plot(xs, [buckets[x] for x in xs], label=label, linewidth=1,
-                marker=".", markersize=3)
+        # every microsecond up to the largest sample: an empty bucket is
+        # a gap in the line, not a slope to the next sample
+        xs = list(range(min(0, min(buckets)), max(buckets) + 1))
+        ys = [buckets.get(x, float("nan")) for x in xs]
+        ax.plot(xs, ys, label=label, linewidth=1, marker=".", markersize=3)
     ax.set_yscale("log")
     ax.set_ylim(bottom=0.8)    # a bucket with one sample stays visible
     ax.set_xlabel("latency (microseconds)")
