@@ -164,6 +164,14 @@ static void lhk_test_sections(struct kunit *test)
 	struct lh_group *g;
 	int cpu;
 
+	/*
+	 * Under KASAN (the DEBUG kernel), emulated, the triggers' own work
+	 * and lost samples put the sections outside any window of lengths
+	 * this test can tell apart.
+	 */
+	if (IS_ENABLED(CONFIG_KASAN))
+		kunit_skip(test, "section lengths are not measurable under KASAN");
+
 	pio = lhk_hist(test, "preemptirqsoff");
 	KUNIT_ASSERT_NOT_NULL(test, pio);
 	g = pio->group;
