@@ -1,7 +1,8 @@
 #!/bin/bash
 # Self-test of the harness's result parser: a fixed console and results log
 # with every kind of outcome (pass, fail, skip, xfail, unresolved, an
-# unfinished suite, a kernel WARNING, a KASAN use-after-free, a kmemleak
+# unfinished suite, a KUnit suite skipped whole with and without its
+# declaration, a kernel WARNING, a KASAN use-after-free, a kmemleak
 # leak, a failure log that looks like a result, a racy test passed or
 # not by its rerun) must give exactly the
 # expected report and a failing exit code;
