@@ -83,6 +83,13 @@ table=$outdir/bench-$(date -u +%Y%m%d-%H%M%S).txt
 				m == "baseline" ? "-" : sprintf("%.1f", oh), rw, rh
 		}'
 	done
+	# modes measured in rounds (each with new maps and pids): their spread
+	for v in stock ours; do
+		grep '^@@BENCH-ROUNDS ' "$CACHE_DIR/logs/results-$v-bench.log" |
+			while read -r _ m r; do
+				echo "$m on $v: mean of rounds $r"
+			done
+	done
 	echo
 	echo "beyond upstream (ours only): .min/.max/.avg/.quantiles values, and their cost over"
 	echo "key+value (the same trigger summing offset: vals=offset)"
