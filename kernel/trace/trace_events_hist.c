@@ -900,6 +900,32 @@ int hist_kernel_walk(struct trace_event_file *file, const void *owner,
 }
 
 /**
+ * hist_kernel_drops - new entries a trigger made by hist_kernel_add()
+ *	refused because its map was full
+ * @file: the event
+ * @owner: its cookie
+ * @drops: receives the count since the trigger was made or last cleared
+ *
+ * Context: Process context; takes event_mutex.
+ * Return: 0, or -ENOENT if a user removed it (@drops is then left alone).
+ */
+int hist_kernel_drops(struct trace_event_file *file, const void *owner,
+		      u64 *drops)
+{
+	struct event_trigger_data *data;
+	struct hist_data *hd;
+
+	mutex_lock(&event_mutex);
+	data = find_owned_trigger(file, owner);
+	if (data) {
+		hd = data->private_data;
+		*drops = tracing_map_read_drops(hd->map);
+	}
+	mutex_unlock(&event_mutex);
+	return data ? 0 : -ENOENT;
+}
+
+/**
  * hist_elt_key - a numeric part of an entry's key
  * @hd: the histogram
  * @elt: the entry

@@ -1021,6 +1021,8 @@ int hist_kernel_walk(struct trace_event_file *file, const void *owner,
 		     void (*fn)(struct hist_data *hd,
 				struct tracing_map_elt *elt, void *arg),
 		     void *arg);
+int hist_kernel_drops(struct trace_event_file *file, const void *owner,
+		      u64 *drops);
 u64 hist_elt_key(struct hist_data *hd, struct tracing_map_elt *elt,
 		 unsigned int i);
 u64 hist_elt_tracked(struct hist_data *hd, struct tracing_map_elt *elt,
