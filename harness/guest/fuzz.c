@@ -453,6 +453,12 @@ static int list_instances(char names[][256], int max)
 	while ((e = readdir(d)) && n < max) {
 		if (e->d_name[0] == '.')
 			continue;
+		/*
+		 * The kernel's, kept once a latency_hist group was enabled
+		 * (by the boot's KUnit): not the fuzzer's, and never removable
+		 */
+		if (!strcmp(e->d_name, "latency_hist"))
+			continue;
 		snprintf(names[n++], 256, "%s", e->d_name);
 	}
 	closedir(d);

@@ -59,6 +59,16 @@
  * with separate maps: the first has room for every CPU and microsecond,
  * so outliers can never crowd out the buckets.
  *
+ * Instance: the groups run in an instance of their own, "latency_hist"
+ * (instances/latency_hist/), made when a group is first enabled and kept
+ * until the kernel stops, with only the event systems the groups use.
+ * Its events, trigger files, clock and buffer are the groups' alone: the
+ * triggers with timestamps switch that instance's clock, not the user's,
+ * and a user who clears the top instance's trigger files or buffer does
+ * not touch the groups.  The events only feed triggers, so its buffer is
+ * shrunk to the smallest size.  If a user made an instance of that name
+ * first, enabling fails with -EBUSY rather than fill the user's one.
+ *
  * Lifetime: the triggers are found again by an owner cookie (the address
  * of their struct lh_trig), never by text, and the events are looked up
  * for each operation rather than pinned.  A trigger a user removed is
@@ -122,11 +132,17 @@ struct lh_trig_def {
 	const char	*prio_field;
 };
 
-/* A trigger of the group; its address is the owner cookie of hist_kernel_*(). */
+/*
+ * A trigger of the group: of one def, or of one range of CPUs of a
+ * buckets def.  Its address is the owner cookie of hist_kernel_*().
+ */
 struct lh_trig {
-	char			*param;
-	char			*filter;
-	bool			added;
+	const struct lh_trig_def	*def;
+	unsigned int			cpu_lo;	/* CPUs cpu_lo..cpu_hi - 1 */
+	unsigned int			cpu_hi;	/* 0: every CPU */
+	char				*param;
+	char				*filter;
+	bool				added;
 };
 
 struct lh_group {
@@ -135,17 +151,20 @@ struct lh_group {
 	unsigned int			n_synths;
 	const struct lh_trig_def	*defs;
 	unsigned int			n_defs;
-	struct lh_trig			*trigs;
+	struct lh_trig			*trigs;		/* in def order */
+	unsigned int			n_trigs;
+	unsigned int			*first;		/* each def's first */
 	bool				*created;
 };
 
+/* One histogram directory; its triggers are named by their defs. */
 struct lh_hist {
 	const char	*name;
 	int		parent;		/* index in lh_hists, or -1 */
 	struct lh_group	*group;
-	unsigned int	hist_trig;	/* its trigger for 0..10239 usecs */
+	unsigned int	hist_trig;	/* its def for 0..10239 usecs */
 	unsigned int	out_trig;	/* and the one for the others */
-	int		max_trig;	/* its onmax() trigger, or -1 */
+	int		max_trig;	/* its onmax() def, or -1 */
 	struct dentry	*dir;
 };
 
@@ -156,6 +175,18 @@ struct lh_cpu_file {
 
 static DEFINE_MUTEX(lh_mutex);
 static pid_t lh_wakeup_pid;
+/*
+ * CPUs per buckets trigger: as many as the largest map holds every
+ * bucket of.  With more CPUs a histogram's buckets are kept by several
+ * triggers, each filtered on its range of CPUs, so none can fill up.
+ * Changed by the KUnit test only, while the group does not exist.
+ */
+static unsigned int lh_shard_cpus = (1U << TRACING_MAP_BITS_MAX) / LH_BUCKETS;
+
+#define LH_INSTANCE	"latency_hist"
+#define LH_SYSTEMS	"preemptirq,sched,timer,power,synthetic"
+/* ours once made, with a reference that keeps users from removing it */
+static struct trace_array *lh_tr;
 
 #define HIST_ON(ev)	"synthetic", ev
 
@@ -342,45 +373,132 @@ static struct lh_hist lh_hists[] = {
 
 /* ---- creating and removing a group ---- */
 
-static unsigned int lh_map_size(enum lh_size size)
+/* Possible CPUs numbered @lo to @hi - 1. */
+static unsigned int lh_range_cpus(unsigned int lo, unsigned int hi)
 {
+	unsigned int cpu, n = 0;
+
+	for_each_possible_cpu(cpu)
+		n += cpu >= lo && cpu < hi;
+	return n;
+}
+
+/*
+ * The entries a trigger's map needs, from the CPUs there can be: every
+ * bucket of every CPU of its range; per CPU, some room for outliers,
+ * tasks and timers followed, with a floor for small machines.
+ */
+static unsigned int lh_map_size(const struct lh_trig *t)
+{
+	unsigned int cpus = num_possible_cpus();
 	unsigned int n;
 
-	switch (size) {
+	switch (t->def->size) {
 	case LH_SZ_HIST:
-		n = num_possible_cpus() * LH_BUCKETS;
+		if (t->cpu_hi)
+			cpus = lh_range_cpus(t->cpu_lo, t->cpu_hi);
+		n = cpus * LH_BUCKETS;
 		break;
 	case LH_SZ_OUT:
-		n = 4096;
+		n = max(4096U, cpus * 256);
 		break;
 	case LH_SZ_CPU:
-		n = num_possible_cpus() * 2;
+		n = cpus * 2;
 		break;
 	case LH_SZ_TASK:
-		n = 8192;
+		n = max(8192U, cpus * 512);
 		break;
 	default:
-		n = 32768;
+		n = max(32768U, cpus * 2048);
 		break;
 	}
 	return clamp_t(unsigned int, roundup_pow_of_two(n),
 		       1U << TRACING_MAP_BITS_MIN, 1U << TRACING_MAP_BITS_MAX);
 }
 
-static char *lh_filter(const struct lh_trig_def *def)
+static char *lh_filter(const struct lh_trig *t)
 {
-	if (!def->pid_field)
-		return def->filter ? kstrdup(def->filter, GFP_KERNEL) : NULL;
-	if (lh_wakeup_pid)
+	const struct lh_trig_def *def = t->def;
+
+	if (def->pid_field && lh_wakeup_pid)
 		return kasprintf(GFP_KERNEL, "%s == %d", def->pid_field,
 				 lh_wakeup_pid);
-	return kasprintf(GFP_KERNEL, "%s < %d", def->prio_field, MAX_RT_PRIO);
+	if (def->pid_field)
+		return kasprintf(GFP_KERNEL, "%s < %d", def->prio_field,
+				 MAX_RT_PRIO);
+	if (t->cpu_hi)
+		return kasprintf(GFP_KERNEL,
+				 "common_cpu >= %u && common_cpu < %u%s%s%s",
+				 t->cpu_lo, t->cpu_hi,
+				 def->filter ? " && (" : "",
+				 def->filter ?: "", def->filter ? ")" : "");
+	return def->filter ? kstrdup(def->filter, GFP_KERNEL) : NULL;
 }
 
 static char *lh_text(struct lh_trig *t)
 {
 	return kasprintf(GFP_KERNEL, "%s%s%s", t->param,
 			 t->filter ? " if " : "", t->filter ?: "");
+}
+
+/* The triggers of def @i of @g: *@n of them from the one returned. */
+static struct lh_trig *lh_def_trigs(struct lh_group *g, unsigned int i,
+				    unsigned int *n)
+{
+	unsigned int end = i + 1 < g->n_defs ? g->first[i + 1] : g->n_trigs;
+
+	*n = end - g->first[i];
+	return &g->trigs[g->first[i]];
+}
+
+static void lh_free_trigs(struct lh_trig *trigs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; trigs && i < n; i++) {
+		kfree(trigs[i].param);
+		kfree(trigs[i].filter);
+	}
+	kfree(trigs);
+}
+
+/*
+ * Lay out the triggers of @g: one per def, a buckets def split into
+ * ranges of lh_shard_cpus CPUs.  Only while no trigger of @g exists.
+ */
+static int lh_group_layout(struct lh_group *g)
+{
+	unsigned int i, lo, n = 0, shards = 0;
+	struct lh_trig *trigs, *t;
+
+	/* the ranges with a possible CPU in them */
+	for (lo = 0; lo < nr_cpu_ids; lo += lh_shard_cpus)
+		shards += lh_range_cpus(lo, lo + lh_shard_cpus) > 0;
+	for (i = 0; i < g->n_defs; i++)
+		n += g->defs[i].size == LH_SZ_HIST ? shards : 1;
+	trigs = kcalloc(n, sizeof(*trigs), GFP_KERNEL);
+	if (!trigs)
+		return -ENOMEM;
+	t = trigs;
+	for (i = 0; i < g->n_defs; i++) {
+		g->first[i] = t - trigs;
+		if (g->defs[i].size != LH_SZ_HIST || shards == 1) {
+			t++->def = &g->defs[i];
+			continue;
+		}
+		for (lo = 0; lo < nr_cpu_ids; lo += lh_shard_cpus) {
+			if (!lh_range_cpus(lo, lo + lh_shard_cpus))
+				continue;
+			t->def = &g->defs[i];
+			t->cpu_lo = lo;
+			t->cpu_hi = min(nr_cpu_ids, lo + lh_shard_cpus);
+			t++;
+		}
+	}
+	lh_free_trigs(g->trigs, g->n_trigs);
+	g->trigs = trigs;
+	g->n_trigs = n;
+	return 0;
 }
 
 static bool lh_on_synth(const struct lh_trig_def *def)
@@ -397,18 +515,46 @@ static bool lh_feeds(const struct lh_trig_def *def)
 }
 
 /*
- * The events are looked up for each operation and not pinned in between,
- * so that the group never keeps a user from removing them.
+ * Make the instance the groups run in, or find it made.  Called under
+ * lh_mutex; the reference taken is never dropped.
  */
-static struct trace_event_file *lh_file(struct lh_group *g, unsigned int i)
+static int lh_instance_get(void)
 {
-	return trace_get_event_file(NULL, g->defs[i].system, g->defs[i].event);
+	struct trace_array *tr;
+
+	if (lh_tr)
+		return 0;
+	tr = trace_array_get_by_name(LH_INSTANCE, LH_SYSTEMS);
+	if (!tr)
+		return -ENOMEM;
+	/*
+	 * An instance of that name that was there already (a user's, made
+	 * by mkdir or at boot) has other event systems: not ours to fill.
+	 */
+	if (!tr->system_names || strcmp(tr->system_names, LH_SYSTEMS)) {
+		trace_array_put(tr);
+		return -EBUSY;
+	}
+	/* nothing is kept in it: a failure only costs memory */
+	tracing_resize_ring_buffer(tr, 1, RING_BUFFER_ALL_CPUS);
+	lh_tr = tr;
+	return 0;
 }
 
-static int lh_trig_add(struct lh_group *g, unsigned int i)
+/*
+ * The events are looked up for each operation and not pinned in between,
+ * so that the group never keeps a user from removing them.  Only called
+ * for a trigger that was added, so with the instance made.
+ */
+static struct trace_event_file *lh_file(const struct lh_trig *t)
 {
-	const struct lh_trig_def *def = &g->defs[i];
-	struct lh_trig *t = &g->trigs[i];
+	return trace_get_event_file(LH_INSTANCE, t->def->system,
+				    t->def->event);
+}
+
+static int lh_trig_add(struct lh_trig *t)
+{
+	const struct lh_trig_def *def = t->def;
 	struct trace_event_file *file;
 	char *text;
 	int ret;
@@ -417,14 +563,15 @@ static int lh_trig_add(struct lh_group *g, unsigned int i)
 		return 0;
 	kfree(t->param);
 	kfree(t->filter);
-	t->param = kasprintf(GFP_KERNEL, def->param, lh_map_size(def->size));
-	t->filter = lh_filter(def);
-	if (!t->param || (!t->filter && (def->filter || def->pid_field)))
+	t->param = kasprintf(GFP_KERNEL, def->param, lh_map_size(t));
+	t->filter = lh_filter(t);
+	if (!t->param ||
+	    (!t->filter && (def->filter || def->pid_field || t->cpu_hi)))
 		return -ENOMEM;
 	text = lh_text(t);
 	if (!text)
 		return -ENOMEM;
-	file = lh_file(g, i);
+	file = lh_file(t);
 	if (IS_ERR(file)) {
 		ret = PTR_ERR(file);
 	} else {
@@ -437,15 +584,14 @@ static int lh_trig_add(struct lh_group *g, unsigned int i)
 }
 
 /* Remove one trigger; it stays if a user's trigger refers to it. */
-static int lh_trig_remove(struct lh_group *g, unsigned int i)
+static int lh_trig_remove(struct lh_trig *t)
 {
-	struct lh_trig *t = &g->trigs[i];
 	struct trace_event_file *file;
 	int ret = 0;
 
 	if (!t->added)
 		return 0;
-	file = lh_file(g, i);
+	file = lh_file(t);
 	/* no event, no trigger: a user removed the synthetic event */
 	if (!IS_ERR(file)) {
 		ret = hist_kernel_remove(file, t);
@@ -457,32 +603,62 @@ static int lh_trig_remove(struct lh_group *g, unsigned int i)
 	return 0;
 }
 
-/* Run @fn on the trigger if it exists; 0 if it does not. */
-static int lh_trig_walk(struct lh_group *g, unsigned int i,
-			void (*fn)(struct hist_data *hd,
-				   struct tracing_map_elt *elt, void *arg),
-			void *arg)
+/*
+ * Run @fn on the entries of def @i's triggers that exist, or with no @fn
+ * empty them; with @cpu not negative only those of that CPU's range.
+ */
+static void lh_trig_walk(struct lh_group *g, unsigned int i, int cpu,
+			 void (*fn)(struct hist_data *hd,
+				    struct tracing_map_elt *elt, void *arg),
+			 void *arg)
 {
 	struct trace_event_file *file;
+	struct lh_trig *t;
+	unsigned int n;
 
-	if (!g->trigs[i].added)
-		return 0;
-	file = lh_file(g, i);
-	if (IS_ERR(file))
-		return 0;
-	if (fn)
-		hist_kernel_walk(file, &g->trigs[i], fn, arg);
-	else
-		hist_kernel_clear(file, &g->trigs[i]);
-	trace_put_event_file(file);
-	return 0;
+	for (t = lh_def_trigs(g, i, &n); n; n--, t++) {
+		if (!t->added)
+			continue;
+		/* with @cpu not negative, only the trigger that has its entries */
+		if (cpu >= 0 && t->cpu_hi && (cpu < t->cpu_lo || cpu >= t->cpu_hi))
+			continue;
+		file = lh_file(t);
+		if (IS_ERR(file))
+			continue;
+		if (fn)
+			hist_kernel_walk(file, t, fn, arg);
+		else
+			hist_kernel_clear(file, t);
+		trace_put_event_file(file);
+	}
+}
+
+/* New entries refused by the maps of def @i's triggers that exist. */
+static u64 lh_trig_drops(struct lh_group *g, unsigned int i)
+{
+	struct trace_event_file *file;
+	u64 sum = 0, drops;
+	struct lh_trig *t;
+	unsigned int n;
+
+	for (t = lh_def_trigs(g, i, &n); n; n--, t++) {
+		if (!t->added)
+			continue;
+		file = lh_file(t);
+		if (IS_ERR(file))
+			continue;
+		if (!hist_kernel_drops(file, t, &drops))
+			sum += drops;
+		trace_put_event_file(file);
+	}
+	return sum;
 }
 
 static bool lh_group_present(struct lh_group *g)
 {
 	unsigned int i;
 
-	for (i = 0; i < g->n_defs; i++)
+	for (i = 0; i < g->n_trigs; i++)
 		if (g->trigs[i].added)
 			return true;
 	for (i = 0; i < g->n_synths; i++)
@@ -501,10 +677,10 @@ static int lh_group_remove(struct lh_group *g, bool synth_too)
 {
 	int i, ret;
 
-	for (i = g->n_defs - 1; i >= 0; i--) {
-		if (!synth_too && lh_on_synth(&g->defs[i]))
+	for (i = g->n_trigs - 1; i >= 0; i--) {
+		if (!synth_too && lh_on_synth(g->trigs[i].def))
 			continue;
-		ret = lh_trig_remove(g, i);
+		ret = lh_trig_remove(&g->trigs[i]);
 		if (ret)
 			return ret;
 	}
@@ -531,6 +707,15 @@ static int lh_group_add(struct lh_group *g)
 	unsigned int i;
 	int ret;
 
+	ret = lh_instance_get();
+	if (ret)
+		return ret;
+	/* the CPUs per buckets trigger may have changed meanwhile */
+	if (!lh_group_present(g)) {
+		ret = lh_group_layout(g);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < g->n_synths; i++) {
 		ret = synth_event_create_text(g->synths[i]);
 		/* ours, still there from a half-done disable */
@@ -540,8 +725,8 @@ static int lh_group_add(struct lh_group *g)
 			return ret;
 		g->created[i] = true;
 	}
-	for (i = 0; i < g->n_defs; i++) {
-		ret = lh_trig_add(g, i);
+	for (i = 0; i < g->n_trigs; i++) {
+		ret = lh_trig_add(&g->trigs[i]);
 		if (ret)
 			return ret;
 	}
@@ -556,20 +741,19 @@ static int lh_group_add(struct lh_group *g)
  */
 static int lh_wakeup_refilter(struct lh_group *g)
 {
-	const struct lh_trig_def *def;
-	struct lh_trig *t = g->trigs;
+	struct lh_trig *t;
 
-	for (def = g->defs; def < g->defs + g->n_defs; def++, t++) {
+	for (t = g->trigs; t < g->trigs + g->n_trigs; t++) {
 		struct trace_event_file *file;
 		char *filter;
 		int err;
 
-		if (!def->pid_field || !t->added)
+		if (!t->def->pid_field || !t->added)
 			continue;
-		filter = lh_filter(def);
+		filter = lh_filter(t);
 		if (!filter)
 			return -ENOMEM;
-		file = lh_file(g, def - g->defs);
+		file = lh_file(t);
 		/* no event (a user removed it): no trigger either */
 		err = IS_ERR(file) ? -ENOENT :
 			hist_kernel_refilter(file, t, filter);
@@ -783,8 +967,8 @@ static int lh_cpu_open(struct inode *inode, struct file *filp)
 	s->cpu = cf->cpu;
 
 	mutex_lock(&lh_mutex);
-	lh_trig_walk(h->group, h->hist_trig, lh_fold, s);
-	lh_trig_walk(h->group, h->out_trig, lh_fold, s);
+	lh_trig_walk(h->group, h->hist_trig, s->cpu, lh_fold, s);
+	lh_trig_walk(h->group, h->out_trig, s->cpu, lh_fold, s);
 	mutex_unlock(&lh_mutex);
 
 	ret = seq_open(filp, &lh_cpu_seq_ops);
@@ -849,7 +1033,7 @@ static int lh_max_show(struct seq_file *m, void *v)
 	struct lh_max mx = { .cpu = cf->cpu };
 
 	mutex_lock(&lh_mutex);
-	lh_trig_walk(h->group, h->max_trig, lh_max_one, &mx);
+	lh_trig_walk(h->group, h->max_trig, mx.cpu, lh_max_one, &mx);
 	mutex_unlock(&lh_mutex);
 
 	/*
@@ -878,6 +1062,51 @@ static const struct file_operations lh_max_fops = {
 	.release	= single_release,
 };
 
+/* ---- dropped ---- */
+
+/*
+ * What a histogram misses: samples its maps had no room for (or that
+ * arrived while more updates than a CPU has room for were nested: task,
+ * softirq, hardirq, NMI), and
+ * latencies never measured because a map following the tasks, timers or
+ * sections of its group had no room for a new one (those are the
+ * group's, the same in each of its directories).
+ */
+static int lh_dropped_show(struct seq_file *m, void *v)
+{
+	struct lh_hist *h = m->private;
+	struct lh_group *g = h->group;
+	u64 samples, unmeasured = 0;
+	unsigned int i;
+
+	mutex_lock(&lh_mutex);
+	samples = lh_trig_drops(g, h->hist_trig) + lh_trig_drops(g, h->out_trig);
+	for (i = 0; i < g->n_defs; i++)
+		if (lh_feeds(&g->defs[i]))
+			unmeasured += lh_trig_drops(g, i);
+	mutex_unlock(&lh_mutex);
+
+	seq_puts(m, "#Samples not entered: the histogram's map was full, or updates nested too deep\n");
+	seq_printf(m, "samples %llu\n", samples);
+	seq_puts(m, "#Latencies not measured: a map following tasks, timers or sections was full\n");
+	seq_printf(m, "unmeasured %llu\n", unmeasured);
+	return 0;
+}
+
+static int lh_dropped_open(struct inode *inode, struct file *filp)
+{
+	int ret = tracing_check_open_get_tr(NULL);
+
+	return ret ?: single_open(filp, lh_dropped_show, inode->i_private);
+}
+
+static const struct file_operations lh_dropped_fops = {
+	.open		= lh_dropped_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 /* ---- reset and wakeup/pid ---- */
 
 static int lh_reset_set(void *data, unsigned long val)
@@ -888,10 +1117,10 @@ static int lh_reset_set(void *data, unsigned long val)
 
 	if (!val)
 		return 0;
-	lh_trig_walk(g, h->hist_trig, NULL, NULL);
-	lh_trig_walk(g, h->out_trig, NULL, NULL);
+	lh_trig_walk(g, h->hist_trig, -1, NULL, NULL);
+	lh_trig_walk(g, h->out_trig, -1, NULL, NULL);
 	if (h->max_trig >= 0)
-		lh_trig_walk(g, h->max_trig, NULL, NULL);
+		lh_trig_walk(g, h->max_trig, -1, NULL, NULL);
 	/*
 	 * The maps that follow tasks and timers keep an entry for each one
 	 * ever seen: let a reset make room again, and forget what is in
@@ -899,7 +1128,7 @@ static int lh_reset_set(void *data, unsigned long val)
 	 */
 	for (i = 0; i < g->n_defs; i++)
 		if (lh_feeds(&g->defs[i]))
-			lh_trig_walk(g, i, NULL, NULL);
+			lh_trig_walk(g, i, -1, NULL, NULL);
 	return 0;
 }
 
@@ -937,7 +1166,7 @@ static int lh_pid_set(void *data, unsigned long val)
 	/* no wakeup time stamp of a task the new filter does not follow */
 	for (i = 0; i < g->n_defs; i++)
 		if (lh_feeds(&g->defs[i]))
-			lh_trig_walk(g, i, NULL, NULL);
+			lh_trig_walk(g, i, -1, NULL, NULL);
 	return 0;
 }
 
@@ -989,6 +1218,8 @@ static int __init lh_create_hist_files(struct lh_hist *h, struct dentry *top)
 	}
 	trace_create_file("reset", TRACE_MODE_WRITE, h->dir, h,
 			  &lh_reset_fops);
+	trace_create_file("dropped", TRACE_MODE_READ, h->dir, h,
+			  &lh_dropped_fops);
 	return 0;
 }
 
@@ -1011,10 +1242,10 @@ static __init int latency_hist_init(void)
 
 		if (!g->name)
 			continue;
-		g->trigs = kcalloc(g->n_defs, sizeof(*g->trigs), GFP_KERNEL);
+		g->first = kcalloc(g->n_defs, sizeof(*g->first), GFP_KERNEL);
 		g->created = kcalloc(g->n_synths, sizeof(*g->created),
 				     GFP_KERNEL);
-		if (!g->trigs || !g->created)
+		if (!g->first || !g->created || lh_group_layout(g))
 			return -ENOMEM;
 		trace_create_file(g->name, TRACE_MODE_WRITE, enable, g,
 				  &lh_enable_fops);

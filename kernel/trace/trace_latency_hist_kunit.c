@@ -16,6 +16,7 @@
 #include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
+#include <linux/workqueue.h>
 
 #define LHK_N		4
 /* rounds a measurement disturbed by the kernel's own sections may take */
@@ -53,8 +54,8 @@ static u64 lhk_count(struct kunit *test, struct lh_hist *h, int cpu,
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	s->cpu = cpu;
 	mutex_lock(&lh_mutex);
-	lh_trig_walk(h->group, h->hist_trig, lh_fold, s);
-	lh_trig_walk(h->group, h->out_trig, lh_fold, s);
+	lh_trig_walk(h->group, h->hist_trig, cpu, lh_fold, s);
+	lh_trig_walk(h->group, h->out_trig, cpu, lh_fold, s);
 	mutex_unlock(&lh_mutex);
 	for (us = max_t(s64, lo, 0); us < min_t(s64, hi, LH_BUCKETS); us++)
 		n += s->buckets[us];
@@ -71,6 +72,29 @@ static int lhk_set(struct lh_group *g, unsigned long on)
 	ret = lh_enable_set(g, on);
 	mutex_unlock(&lh_mutex);
 	return ret;
+}
+
+/*
+ * At the end of a test, even one that stopped half-way: every group
+ * disabled, every task followed again, so that nothing a test made
+ * stays for the tests after it (ftracetest's reset cannot delete a
+ * synthetic event the groups still use).
+ */
+static void lhk_all_off(void *unused)
+{
+	unsigned int i;
+
+	mutex_lock(&lh_mutex);
+	for (i = 0; i < LH_N_GROUPS; i++)
+		if (lh_groups[i].name)
+			lh_enable_set(&lh_groups[i], 0);
+	lh_pid_set(NULL, 0);
+	mutex_unlock(&lh_mutex);
+}
+
+static void lhk_put_file(void *file)
+{
+	trace_put_event_file(file);
 }
 
 /*
@@ -175,6 +199,7 @@ static void lhk_test_sections(struct kunit *test)
 	pio = lhk_hist(test, "preemptirqsoff");
 	KUNIT_ASSERT_NOT_NULL(test, pio);
 	g = pio->group;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, lhk_all_off, NULL), 0);
 	KUNIT_ASSERT_EQ(test, lhk_set(g, 1), 0);
 
 	/*
@@ -224,15 +249,272 @@ static void lhk_test_sections(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, lhk_set(g, 0), 0);
 	/*
-	 * The triggers switched the top instance to the global clock, as
-	 * hist triggers with timestamps do; at boot it is the first clock,
-	 * local, which the tests after this one expect.
+	 * The triggers' timestamps set the clock of the group's own
+	 * instance, never the user's.
 	 */
-	if (!clock_id && tr->clock_id)
-		KUNIT_EXPECT_EQ(test, tracing_set_clock(tr, "local"), 0);
+	KUNIT_EXPECT_EQ(test, tr->clock_id, clock_id);
+}
+
+/* Triggers on @system:@event of instance @instance (NULL: the top). */
+static unsigned int lhk_triggers(struct kunit *test, const char *instance,
+				 const char *system, const char *event)
+{
+	struct event_trigger_data *data;
+	struct trace_event_file *file;
+	unsigned int n = 0;
+
+	file = trace_get_event_file(instance, system, event);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "%s:%s in %s", system,
+			       event, instance ?: "top");
+	mutex_lock(&event_mutex);
+	list_for_each_entry(data, &file->triggers, list)
+		n++;
+	mutex_unlock(&event_mutex);
+	trace_put_event_file(file);
+	return n;
+}
+
+/*
+ * Every group runs in the instance of its own: enabling and disabling
+ * it leave the top instance's clock and trigger files alone.
+ */
+static void lhk_test_instance(struct kunit *test)
+{
+	struct trace_array *top = top_trace_array();
+	int clock_id = top->clock_id;
+	struct lh_group *g;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, lhk_all_off, NULL), 0);
+	for (i = 0; i < LH_N_GROUPS; i++) {
+		const struct lh_trig_def *last;
+
+		g = &lh_groups[i];
+		if (!g->name)
+			continue;
+		/* the last trigger made: at the end of the chain */
+		last = &g->defs[g->n_defs - 1];
+		KUNIT_ASSERT_EQ_MSG(test, lhk_set(g, 1), 0, "%s", g->name);
+		KUNIT_ASSERT_NOT_NULL(test, lh_tr);
+		KUNIT_EXPECT_PTR_NE(test, lh_tr, top);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    lhk_triggers(test, NULL, last->system,
+						 last->event), 0,
+				    "%s: a trigger at the top", g->name);
+		KUNIT_EXPECT_GT_MSG(test,
+				    lhk_triggers(test, LH_INSTANCE, last->system,
+						 last->event), 0,
+				    "%s: no trigger in the instance", g->name);
+		KUNIT_EXPECT_EQ(test, top->clock_id, clock_id);
+		KUNIT_EXPECT_EQ_MSG(test, lhk_set(g, 0), 0, "%s", g->name);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    lhk_triggers(test, LH_INSTANCE, last->system,
+						 last->event), 0,
+				    "%s: a trigger left", g->name);
+	}
+	KUNIT_EXPECT_EQ(test, top->clock_id, clock_id);
+}
+
+struct lhk_inject {
+	struct trace_event_file	*file;
+	u64			lat;	/* biased ns */
+	u64			step;	/* added after each sample */
+	unsigned int		n;
+};
+
+/* Trace @n lathist_wakeup samples on this CPU (run by work_on_cpu()). */
+static long lhk_inject_here(void *arg)
+{
+	struct lhk_inject *in = arg;
+	unsigned int i;
+	long ret = 0;
+
+	for (i = 0; i < in->n && !ret; i++)
+		ret = synth_event_trace(in->file, 5, (u64)1, (u64)0,
+					(u64)(unsigned long)"lhk", (u64)1,
+					in->lat + i * in->step);
+	return ret;
+}
+
+struct lhk_range {
+	unsigned int	lo, hi;
+	unsigned int	entries, outside;
+};
+
+static void lhk_range_one(struct hist_data *hd, struct tracing_map_elt *elt,
+			  void *arg)
+{
+	struct lhk_range *r = arg;
+	u64 cpu = hist_elt_key(hd, elt, 0);
+
+	r->entries++;
+	r->outside += cpu < r->lo || cpu >= r->hi;
+}
+
+/*
+ * The wakeup group with no task followed (wakeup/pid set to one that
+ * cannot exist), so that only the samples the test traces into
+ * lathist_wakeup are counted; @shard_cpus CPUs per buckets trigger.
+ */
+static struct trace_event_file *lhk_wakeup_quiet(struct kunit *test,
+						 unsigned int shard_cpus)
+{
+	struct lh_group *g = &lh_groups[LH_G_WAKEUP];
+	unsigned int saved = lh_shard_cpus;
+	struct trace_event_file *file;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, lhk_all_off, NULL), 0);
+	mutex_lock(&lh_mutex);
+	/* a layout is only made for a group that does not exist */
+	ret = lh_group_present(g) ? -EBUSY : lh_pid_set(NULL, PID_MAX_LIMIT);
+	lh_shard_cpus = shard_cpus;
+	if (!ret)
+		ret = lh_enable_set(g, 1);
+	lh_shard_cpus = saved;
+	mutex_unlock(&lh_mutex);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	file = trace_get_event_file(LH_INSTANCE, "synthetic", "lathist_wakeup");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	/* put before the group is disabled: the reference keeps the event */
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, lhk_put_file, file), 0);
+	return file;
+}
+
+static void lhk_wakeup_done(struct kunit *test, struct trace_event_file *file)
+{
+	kunit_release_action(test, lhk_put_file, file);
+	mutex_lock(&lh_mutex);
+	KUNIT_EXPECT_EQ(test, lh_enable_set(&lh_groups[LH_G_WAKEUP], 0), 0);
+	KUNIT_EXPECT_EQ(test, lh_pid_set(NULL, 0), 0);
+	mutex_unlock(&lh_mutex);
+}
+
+/*
+ * With more CPUs than a map holds the buckets of, each histogram's
+ * buckets are kept by one trigger per range of CPUs.  One CPU per range
+ * here: every CPU's samples must land in its own trigger, and the CPUx
+ * files must still count them exactly.
+ */
+static void lhk_test_shards(struct kunit *test)
+{
+	struct lh_hist *hists[] = { lhk_hist(test, "wakeup"),
+				    lhk_hist(test, "sharedprio") };
+	struct lh_group *g = &lh_groups[LH_G_WAKEUP];
+	struct trace_event_file *file;
+	unsigned int i, n, cpu;
+	struct lh_trig *t;
+	char *want;
+
+	KUNIT_ASSERT_NOT_NULL(test, hists[0]);
+	KUNIT_ASSERT_NOT_NULL(test, hists[1]);
+	file = lhk_wakeup_quiet(test, 1);
+
+	t = lh_def_trigs(g, hists[0]->hist_trig, &n);
+	KUNIT_EXPECT_EQ(test, n, nr_cpu_ids);
+	want = kunit_kzalloc(test, 256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	snprintf(want, 256, "common_cpu >= 1 && common_cpu < 2 && (%s)",
+		 g->defs[hists[0]->hist_trig].filter);
+	if (n > 1)
+		KUNIT_EXPECT_STREQ(test, t[1].filter, want);
+	/* the others are whole */
+	lh_def_trigs(g, hists[0]->out_trig, &n);
+	KUNIT_EXPECT_EQ(test, n, 1);
+
+	/* CPU c: c + 1 samples of c + 3 microseconds */
+	for_each_online_cpu(cpu) {
+		struct lhk_inject in = {
+			.file = file,
+			.lat = LH_BIAS + (cpu + 3) * NSEC_PER_USEC + 500,
+			.n = cpu + 1,
+		};
+
+		KUNIT_EXPECT_EQ(test, work_on_cpu(cpu, lhk_inject_here, &in), 0);
+	}
+	for (i = 0; i < ARRAY_SIZE(hists); i++) {
+		for_each_online_cpu(cpu) {
+			struct lh_hist *h = hists[i];
+			u64 at, all;
+
+			at = lhk_count(test, h, cpu, cpu + 3, cpu + 4);
+			all = lhk_count(test, h, cpu, -1, LH_BUCKETS + 1);
+			KUNIT_EXPECT_EQ_MSG(test, at, cpu + 1, "%s/CPU%u",
+					    h->name, cpu);
+			KUNIT_EXPECT_EQ_MSG(test, all, cpu + 1, "%s/CPU%u",
+					    h->name, cpu);
+		}
+		/* each trigger has its own CPU's entry, and only that */
+		for (t = lh_def_trigs(g, hists[i]->hist_trig, &n); n; n--, t++) {
+			struct lhk_range r = {
+				.lo = t->cpu_lo,
+				.hi = t->cpu_hi ?: nr_cpu_ids,
+			};
+			struct trace_event_file *f = lh_file(t);
+
+			KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+			mutex_lock(&lh_mutex);
+			KUNIT_EXPECT_EQ(test, hist_kernel_walk(f, t, lhk_range_one,
+							       &r), 0);
+			mutex_unlock(&lh_mutex);
+			trace_put_event_file(f);
+			KUNIT_EXPECT_EQ(test, r.outside, 0);
+			KUNIT_EXPECT_EQ(test, r.entries,
+					cpu_online(t->cpu_lo) ? 1 : 0);
+		}
+	}
+	lhk_wakeup_done(test, file);
+}
+
+/*
+ * A full map refuses new entries: a histogram's drops are what the
+ * dropped file reports, and the samples it kept are still exact.
+ */
+static void lhk_test_dropped(struct kunit *test)
+{
+	struct lh_hist *wk = lhk_hist(test, "wakeup");
+	struct lh_group *g = &lh_groups[LH_G_WAKEUP];
+	struct trace_event_file *file;
+	struct lhk_inject in = { };
+	unsigned int size, n, i;
+	u64 unmeasured = 0;
+	int cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, wk);
+	file = lhk_wakeup_quiet(test, lh_shard_cpus);
+	size = lh_map_size(lh_def_trigs(g, wk->out_trig, &n));
+
+	/* size + 7 distinct latencies beyond the buckets, on one CPU */
+	in.file = file;
+	in.lat = LH_BIAS + LH_BUCKETS * NSEC_PER_USEC;
+	in.step = NSEC_PER_USEC;
+	in.n = size + 7;
+	cpu = cpumask_first(cpu_online_mask);
+	KUNIT_EXPECT_EQ(test, work_on_cpu(cpu, lhk_inject_here, &in), 0);
+
+	mutex_lock(&lh_mutex);
+	KUNIT_EXPECT_EQ(test, lh_trig_drops(g, wk->out_trig), 7);
+	KUNIT_EXPECT_EQ(test, lh_trig_drops(g, wk->hist_trig), 0);
+	for (i = 0; i < g->n_defs; i++)
+		if (lh_feeds(&g->defs[i]))
+			unmeasured += lh_trig_drops(g, i);
+	mutex_unlock(&lh_mutex);
+	KUNIT_EXPECT_EQ(test, unmeasured, 0);
+	KUNIT_EXPECT_EQ(test, lhk_count(test, wk, cpu, LH_BUCKETS,
+					LH_BUCKETS + 1), size);
+
+	/* reset starts the count again */
+	mutex_lock(&lh_mutex);
+	lh_reset_set(wk, 1);
+	KUNIT_EXPECT_EQ(test, lh_trig_drops(g, wk->out_trig), 0);
+	mutex_unlock(&lh_mutex);
+	lhk_wakeup_done(test, file);
 }
 
 static struct kunit_case latency_hist_test_cases[] = {
+	KUNIT_CASE(lhk_test_instance),
+	KUNIT_CASE(lhk_test_shards),
+	KUNIT_CASE(lhk_test_dropped),
 	KUNIT_CASE(lhk_test_sections),
 	{}
 };

@@ -41,8 +41,10 @@ reset_all() {
 	else
 		initialize_ftrace
 	fi
+	# instances/latency_hist is the kernel's, kept once a group was
+	# enabled (rmdir: EBUSY)
 	for i in instances/*; do
-		if [ -d "$i" ]; then rmdir "$i"; fi
+		if [ -d "$i" ] && [ "$i" != instances/latency_hist ]; then rmdir "$i"; fi
 	done
 	: > error_log
 }
