@@ -42,7 +42,9 @@
  *	off" is read from the event's common_preempt_count and common_flags.
  *	Entering idle (power:cpu_idle) drops the sections in flight, as
  *	stop_critical_timings() does for the tracers.
- * wakeup: sched_waking to the sched_switch that runs the task.  Without
+ * wakeup: sched_wakeup or sched_wakeup_new (a new task) to the
+ *	sched_switch that runs the task; a task switched out before that
+ *	(it was woken while still running) loses its start.  Without
  *	wakeup/pid only real-time tasks (prio < 100) are followed, with it
  *	only that task.  wakeup/sharedprio counts every such wakeup; wakeup/
  *	counts those where the task switched out had a lower priority than
@@ -293,11 +295,27 @@ static const struct lh_trig_def lh_wakeup_defs[] = {
 	{ HIST_ON("lathist_wakeup"),
 	  "keys=common_cpu:lh_wake_smax=lat:size=%u:onmax($lh_wake_smax).save(pid,prio,comm,lat)",
 	  LH_SZ_CPU },
-	{ "sched", "sched_waking",
+	/* from the wakeup of a task, or the first of a new one ... */
+	{ "sched", "sched_wakeup",
 	  "keys=pid:lh_wake_t0=common_timestamp-1000000000000:size=%u",
 	  LH_SZ_TASK, NULL, "pid", "prio" },
+	{ "sched", "sched_wakeup_new",
+	  "keys=pid:lh_wnew_t0=common_timestamp-1000000000000:size=%u",
+	  LH_SZ_TASK, NULL, "pid", "prio" },
+	/*
+	 * ... not of one woken while it was still running (before it got
+	 * to sleep): it goes off the CPU before it is switched to, and its
+	 * start goes with it ...
+	 */
 	{ "sched", "sched_switch",
-	  "keys=next_pid:lh_wake_lat=common_timestamp-$lh_wake_t0:lh_wake_gap=prev_prio-next_prio:size=%u:onmatch(sched.sched_waking).trace(lathist_wakeup,next_pid,next_prio,next_comm,$lh_wake_gap,$lh_wake_lat)",
+	  "keys=prev_pid:lh_wake_gone=$lh_wake_t0-0:size=%u",
+	  LH_SZ_TASK, NULL, "prev_pid", "prev_prio" },
+	/* ... to the switch that runs it */
+	{ "sched", "sched_switch",
+	  "keys=next_pid:lh_wake_lat=common_timestamp-$lh_wake_t0:lh_wake_gap=prev_prio-next_prio:size=%u:onmatch(sched.sched_wakeup).trace(lathist_wakeup,next_pid,next_prio,next_comm,$lh_wake_gap,$lh_wake_lat)",
+	  LH_SZ_TASK, NULL, "next_pid", "next_prio" },
+	{ "sched", "sched_switch",
+	  "keys=next_pid:lh_wnew_lat=common_timestamp-$lh_wnew_t0:lh_wnew_gap=prev_prio-next_prio:size=%u:onmatch(sched.sched_wakeup_new).trace(lathist_wakeup,next_pid,next_prio,next_comm,$lh_wnew_gap,$lh_wnew_lat)",
 	  LH_SZ_TASK, NULL, "next_pid", "next_prio" },
 };
 
