@@ -101,6 +101,30 @@ table=$outdir/bench-$(date -u +%Y%m%d-%H%M%S).txt
 		}'
 	done
 	echo
+	echo "latency_hist groups (ours only): guest instructions per operation of a workload,"
+	echo "the group off and on, and its budget (ref): the same latency from one plain hist"
+	echo "trigger on each event and one synthetic event with its histogram.  per event:"
+	echo "wakeup per wakeup and switch (2 a round trip), missed_timer_offsets per hrtimer,"
+	echo "preemptirqsoff per preempt or irq off/on pair (ref: irqsoff only, per irq pair)"
+	printf '%-22s %-9s %9s %9s %9s %9s %9s %7s\n' group workload off on ref \
+		"on/event" "ref/event" goal
+	toggles=$(grep -m1 '^@@BENCH-LH-TOGGLES ' "$CACHE_DIR/logs/results-ours-bench.log" | cut -d' ' -f2-)
+	grep '^@@BENCH-LH ' "$CACHE_DIR/logs/results-ours-bench.log" |
+		while read -r _ g w off on ref; do
+			awk -v g="$g" -v w="$w" -v off="$off" -v on="$on" -v ref="$ref" \
+				-v t="${toggles:-0 0}" 'BEGIN {
+				split(t, tp, " ")
+				if (w == "pingpong") { ne = 2; nr = 2 }
+				else if (w == "sleep") { ne = 1; nr = 1 }
+				else { ne = tp[1] + tp[2]; nr = tp[2] }
+				pe = ne > 0 ? (on - off) / ne : 0
+				pr = nr > 0 ? (ref - off) / nr : 0
+				printf "%-22s %-9s %9.1f %9.1f %9.1f %9.1f %9.1f %7s\n", g, w, off, on, ref,
+					pe, pr, pe <= pr ? "met" : "MISSED"
+			}'
+		done
+	[ -z "$toggles" ] || echo "(an lseek: $(echo $toggles | cut -d' ' -f1) preempt and $(echo $toggles | cut -d' ' -f2) irq off/on pairs)"
+	echo
 	echo "reading hist (guest instructions for the whole file, and per entry)"
 	printf '%-18s %14s %14s %10s %10s %7s\n' entries stock ours stock/ent ours/ent ratio
 	for k in $(grep '^@@BENCH-READ ' "$CACHE_DIR/logs/results-stock-bench.log" | awk '{ print $2 }'); do

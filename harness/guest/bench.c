@@ -27,6 +27,22 @@
  * K processes, one after the other, each call lseek(4242, 0) once: K
  * more pids in histograms keyed on common_pid (the pipeline with live
  * keys).
+ *
+ *   bench pingpong N
+ *
+ * Two SCHED_FIFO tasks (priority 50) on CPU 0 hand a byte to each other
+ * through two pipes N times, after N / 10 times of warm-up, and print
+ * the guest nanoseconds per round trip: two wakeups and two context
+ * switches (latency_hist's wakeup group).
+ *
+ *   bench sleep N
+ *
+ * A SCHED_FIFO task (priority 50, so no timer slack) on CPU 0 sleeps
+ * 1 ns N times (after N / 10): each sleep arms an hrtimer that expires
+ * at once and wakes it.  Prints the nanoseconds per sleep (the
+ * missed_timer_offsets group).  The CPU idles for the moment between the
+ * task's switch-out and the timer's interrupt, as long with and without
+ * the group.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -127,6 +143,81 @@ static int fill(long k)
 	return ret;
 }
 
+/* SCHED_FIFO at priority 50 on CPU 0: 0, or -1 */
+static int fifo_on_cpu0(void)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		perror("bench: SCHED_FIFO on CPU 0");
+		return -1;
+	}
+	return 0;
+}
+
+static int pingpong(long n)
+{
+	long i, total = n + n / 10;
+	int p2c[2], c2p[2], status;
+	long long t0 = 0, t1;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(p2c) || pipe(c2p)) {
+		perror("pipe");
+		return 1;
+	}
+	if (fifo_on_cpu0())
+		return 1;
+	pid = fork();		/* the child inherits the policy and CPU */
+	if (pid < 0) {
+		perror("fork");
+		return 1;
+	}
+	if (!pid) {
+		for (i = 0; i < total; i++)
+			if (read(p2c[0], &c, 1) != 1 || write(c2p[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	for (i = 0; i < total; i++) {
+		if (i == n / 10)
+			t0 = now_ns();
+		if (write(p2c[1], &c, 1) != 1 || read(c2p[0], &c, 1) != 1) {
+			perror("pingpong");
+			return 1;
+		}
+	}
+	t1 = now_ns();
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return 1;
+	printf("%.1f\n", (double)(t1 - t0) / n);
+	return 0;
+}
+
+static int sleeps(long n)
+{
+	struct timespec ts = { 0, 1 };
+	long i, total = n + n / 10;
+	long long t0 = 0, t1;
+
+	if (fifo_on_cpu0())
+		return 1;
+	for (i = 0; i < total; i++) {
+		if (i == n / 10)
+			t0 = now_ns();
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+	}
+	t1 = now_ns();
+	printf("%.1f\n", (double)(t1 - t0) / n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n, keys, i;
@@ -138,9 +229,13 @@ int main(int argc, char **argv)
 		return procs(atoi(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "fill"))
 		return fill(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "pingpong"))
+		return pingpong(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "sleep"))
+		return sleeps(atol(argv[2]));
 	if (argc != 3) {
 		fprintf(stderr,
-			"usage: bench N KEYS | read FILE | procs P N | fill K\n");
+			"usage: bench N KEYS | read FILE | procs P N | fill K | pingpong N | sleep N\n");
 		return 2;
 	}
 	n = atol(argv[1]);

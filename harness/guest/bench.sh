@@ -225,4 +225,90 @@ read_hist 1024
 read_hist 32768
 read_hist 131072
 
+# latency_hist/ groups (ours only): guest instructions per operation of
+# a workload with nothing on its events ("off"), with the group enabled
+# ("on"), and with the budget ("ref"): the same latency measured by the
+# plain pipeline, one hist trigger on each event and one synthetic event
+# with its histogram.  "@@BENCH-LH <group> <workload> <off> <on> <ref>";
+# the workloads: bench pingpong (a round trip: two wakeups and switches
+# of SCHED_FIFO tasks), bench sleep (an hrtimer that wakes the task),
+# lseek (and its preempt and irq toggles, counted by
+# "@@BENCH-LH-TOGGLES <preempt pairs> <irq pairs>" per lseek; the ref
+# measures the irqsoff latency).
+LHN=${BENCH_LH_N:-20000}
+LH=latency_hist
+lh_work() { # workload
+	case $1 in
+	lseek) /bin/bench $LHN 1 ;;
+	*) /bin/bench $1 $LHN ;;
+	esac
+}
+lh_samples() { # histogram dir: samples on all CPUs
+	cat $LH/$1/CPU* | sed -n 's/^#Total samples: //p' | awk '{ s += $1 } END { print s + 0 }'
+}
+lh_unref() { # the ref's triggers, then its synthetic event ($rs)
+	# the referenced triggers go once those referring to them went
+	for pass in 1 2 3; do
+		for t in "$@"; do : > events/${t%%:*}/trigger 2> /dev/null || :; done
+	done
+	echo "!$rs" >> synthetic_events
+}
+lh_mode() { # group hist workload ref-synth ref-trigger...
+	g=$1 h=$2 w=$3 rs=$4
+	shift 4
+	[ -z "${BENCH_PROFILE:-}" ] || return 0
+	clear
+	if [ ! -f $LH/enable/$g ]; then
+		echo "@@BENCH-ERROR lh-$g: no latency_hist/enable/$g"
+		return
+	fi
+	off=$(lh_work $w)
+	echo 1 > $LH/enable/$g || { echo "@@BENCH-ERROR lh-$g: enable"; return; }
+	on=$(lh_work $w)
+	n=$(lh_samples $h)
+	echo 0 > $LH/enable/$g
+	[ "$n" -gt 0 ] || { echo "@@BENCH-ERROR lh-$g: no sample in $h"; return; }
+	echo "$rs" >> synthetic_events
+	for t in "$@"; do
+		echo "${t#*:}" >> events/${t%%:*}/trigger ||
+			{ echo "@@BENCH-ERROR lh-$g ref: $t"; cat error_log; lh_unref "$@"; return; }
+	done
+	ref=$(lh_work $w)
+	s=${rs%% *}
+	hits=$(grep -m1 '^    Hits:' events/synthetic/$s/hist | awk '{ print $2 }')
+	lh_unref "$@"
+	[ "${hits:-0}" -gt 0 ] || { echo "@@BENCH-ERROR lh-$g ref: nothing counted"; return; }
+	echo "@@BENCH-LH $g $w $off $on $ref"
+}
+if [ "$VARIANT" = ours ]; then
+	lh_mode wakeup wakeup/sharedprio pingpong "bench_wlat u64 lat" \
+		"sched/sched_wakeup:hist:keys=pid:bw_t0=common_timestamp if prio < 100" \
+		"sched/sched_switch:hist:keys=next_pid:lat=common_timestamp-\$bw_t0:onmatch(sched.sched_wakeup).trace(bench_wlat,\$lat) if next_prio < 100" \
+		"synthetic/bench_wlat:hist:keys=lat.buckets=1000"
+	lh_mode missed_timer_offsets missed_timer_offsets sleep "bench_tlat s64 lat" \
+		"timer/hrtimer_start:hist:keys=hrtimer:bt_t0=expires" \
+		"timer/hrtimer_expire_entry:hist:keys=hrtimer:lat=now-\$bt_t0:onmatch(timer.hrtimer_start).trace(bench_tlat,\$lat)" \
+		"synthetic/bench_tlat:hist:keys=lat.buckets=1000"
+	if [ -d events/preemptirq ]; then
+		lh_mode preemptirqsoff preemptoff lseek "bench_plat u64 lat" \
+			"preemptirq/irq_disable:hist:keys=common_cpu:bp_t0=common_timestamp" \
+			"preemptirq/irq_enable:hist:keys=common_cpu:lat=common_timestamp-\$bp_t0:onmatch(preemptirq.irq_disable).trace(bench_plat,\$lat)" \
+			"synthetic/bench_plat:hist:keys=lat.buckets=1000"
+		# the toggles of one lseek: the bench task's / its lseeks
+		clear
+		echo 'hist:keys=common_pid if comm == "bench"' > events/preemptirq/preempt_disable/trigger
+		echo 'hist:keys=common_pid if comm == "bench"' > events/preemptirq/irq_disable/trigger
+		/bin/bench $LHN 1 > /dev/null
+		p=$(sed -n 's/^ *Hits: //p' events/preemptirq/preempt_disable/hist)
+		i=$(sed -n 's/^ *Hits: //p' events/preemptirq/irq_disable/hist)
+		if [ "${i:-0}" = 0 ]; then
+			echo "@@BENCH-ERROR lh-toggles: none counted"
+			tail -8 events/preemptirq/preempt_disable/hist events/preemptirq/irq_disable/hist
+		fi
+		: > events/preemptirq/preempt_disable/trigger
+		: > events/preemptirq/irq_disable/trigger
+		echo "@@BENCH-LH-TOGGLES $(awk -v p=${p:-0} -v i=$i -v n=$((LHN + LHN / 10)) 'BEGIN { printf "%.2f %.2f", p / n, i / n }')"
+	fi
+fi
+
 clear
