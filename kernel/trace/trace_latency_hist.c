@@ -129,7 +129,11 @@ struct lh_trig_def {
 	const char	*param;		/* with one %u: the map size */
 	enum lh_size	size;
 	const char	*filter;	/* or NULL */
-	/* wakeup/pid: "<pid_field> == pid", else "<prio_field> < 100" */
+	/*
+	 * wakeup/pid: "<pid_field> == pid", else "<prio_field> < 100"; with
+	 * no prio_field, no filter but the pid's: a trigger that only takes
+	 * a start away must do so whatever the task's priority is now
+	 */
 	const char	*pid_field;
 	const char	*prio_field;
 };
@@ -305,11 +309,15 @@ static const struct lh_trig_def lh_wakeup_defs[] = {
 	/*
 	 * ... not of one woken while it was still running (before it got
 	 * to sleep): it goes off the CPU before it is switched to, and its
-	 * start goes with it ...
+	 * start goes with it, at any priority (one taken while a priority
+	 * boost lasted must not wait for the next one) ...
 	 */
 	{ "sched", "sched_switch",
 	  "keys=prev_pid:lh_wake_gone=$lh_wake_t0-0:size=%u",
-	  LH_SZ_TASK, NULL, "prev_pid", "prev_prio" },
+	  LH_SZ_TASK, NULL, "prev_pid" },
+	{ "sched", "sched_switch",
+	  "keys=prev_pid:lh_wnew_gone=$lh_wnew_t0-0:size=%u",
+	  LH_SZ_TASK, NULL, "prev_pid" },
 	/* ... to the switch that runs it */
 	{ "sched", "sched_switch",
 	  "keys=next_pid:lh_wake_lat=common_timestamp-$lh_wake_t0:lh_wake_gap=prev_prio-next_prio:size=%u:onmatch(sched.sched_wakeup).trace(lathist_wakeup,next_pid,next_prio,next_comm,$lh_wake_gap,$lh_wake_lat)",
@@ -434,10 +442,28 @@ static unsigned int lh_map_size(const struct lh_trig *t)
 		       1U << TRACING_MAP_BITS_MIN, 1U << TRACING_MAP_BITS_MAX);
 }
 
+/* A trigger that only takes a start away: what its map drops, loses nothing. */
+static bool lh_takes_only(const struct lh_trig_def *def)
+{
+	return def->pid_field && !def->prio_field;
+}
+
+/* Whether @t has a filter (lh_filter() returning NULL is then -ENOMEM). */
+static bool lh_has_filter(const struct lh_trig *t)
+{
+	const struct lh_trig_def *def = t->def;
+
+	if (def->pid_field)
+		return lh_wakeup_pid || def->prio_field;
+	return def->filter || t->cpu_hi;
+}
+
 static char *lh_filter(const struct lh_trig *t)
 {
 	const struct lh_trig_def *def = t->def;
 
+	if (!lh_has_filter(t))
+		return NULL;
 	if (def->pid_field && lh_wakeup_pid)
 		return kasprintf(GFP_KERNEL, "%s == %d", def->pid_field,
 				 lh_wakeup_pid);
@@ -583,8 +609,7 @@ static int lh_trig_add(struct lh_trig *t)
 	kfree(t->filter);
 	t->param = kasprintf(GFP_KERNEL, def->param, lh_map_size(t));
 	t->filter = lh_filter(t);
-	if (!t->param ||
-	    (!t->filter && (def->filter || def->pid_field || t->cpu_hi)))
+	if (!t->param || (!t->filter && lh_has_filter(t)))
 		return -ENOMEM;
 	text = lh_text(t);
 	if (!text)
@@ -769,7 +794,7 @@ static int lh_wakeup_refilter(struct lh_group *g)
 		if (!t->def->pid_field || !t->added)
 			continue;
 		filter = lh_filter(t);
-		if (!filter)
+		if (!filter && lh_has_filter(t))
 			return -ENOMEM;
 		file = lh_file(t);
 		/* no event (a user removed it): no trigger either */
@@ -822,8 +847,26 @@ static ssize_t lh_write_num(struct file *filp, const char __user *ubuf,
 }
 
 /*
+ * Empty the triggers of @g that carry measurements on (starts, sections,
+ * timer offsets in flight), the last made first: a trigger skips its
+ * events while its map is emptied, so a start kept while the triggers
+ * that take starts away were skipping is emptied after them.
+ */
+static void lh_clear_feeds(struct lh_group *g)
+{
+	int i;
+
+	for (i = g->n_defs - 1; i >= 0; i--)
+		if (lh_feeds(&g->defs[i]))
+			lh_trig_walk(g, i, -1, NULL, NULL);
+}
+
+/*
  * 1 completes the group, 0 removes it; a group reads 1 while any part of
- * it exists.  A failed enable takes back what it made.
+ * it exists.  A failed enable takes back what it made.  A completed one
+ * starts from nothing in flight: starts kept while the group was only
+ * partly there (or before its last triggers came) had nothing to take
+ * them away.
  */
 static int lh_enable_set(void *data, unsigned long val)
 {
@@ -835,6 +878,8 @@ static int lh_enable_set(void *data, unsigned long val)
 	ret = lh_group_add(g);
 	if (ret)
 		lh_group_remove(g, true);
+	else
+		lh_clear_feeds(g);
 	return ret;
 }
 
@@ -1100,7 +1145,7 @@ static int lh_dropped_show(struct seq_file *m, void *v)
 	mutex_lock(&lh_mutex);
 	samples = lh_trig_drops(g, h->hist_trig) + lh_trig_drops(g, h->out_trig);
 	for (i = 0; i < g->n_defs; i++)
-		if (lh_feeds(&g->defs[i]))
+		if (lh_feeds(&g->defs[i]) && !lh_takes_only(&g->defs[i]))
 			unmeasured += lh_trig_drops(g, i);
 	mutex_unlock(&lh_mutex);
 
@@ -1131,7 +1176,6 @@ static int lh_reset_set(void *data, unsigned long val)
 {
 	struct lh_hist *h = data;
 	struct lh_group *g = h->group;
-	unsigned int i;
 
 	if (!val)
 		return 0;
@@ -1144,9 +1188,7 @@ static int lh_reset_set(void *data, unsigned long val)
 	 * ever seen: let a reset make room again, and forget what is in
 	 * flight (a section or a timer offset is lost).
 	 */
-	for (i = 0; i < g->n_defs; i++)
-		if (lh_feeds(&g->defs[i]))
-			lh_trig_walk(g, i, -1, NULL, NULL);
+	lh_clear_feeds(g);
 	return 0;
 }
 
@@ -1166,7 +1208,6 @@ static int lh_pid_set(void *data, unsigned long val)
 {
 	struct lh_group *g = &lh_groups[LH_G_WAKEUP];
 	pid_t old = lh_wakeup_pid;
-	unsigned int i;
 	int ret;
 
 	if (val > PID_MAX_LIMIT)
@@ -1182,9 +1223,7 @@ static int lh_pid_set(void *data, unsigned long val)
 		return ret;
 	}
 	/* no wakeup time stamp of a task the new filter does not follow */
-	for (i = 0; i < g->n_defs; i++)
-		if (lh_feeds(&g->defs[i]))
-			lh_trig_walk(g, i, -1, NULL, NULL);
+	lh_clear_feeds(g);
 	return 0;
 }
 

@@ -496,7 +496,7 @@ static void lhk_test_dropped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lh_trig_drops(g, wk->out_trig), 7);
 	KUNIT_EXPECT_EQ(test, lh_trig_drops(g, wk->hist_trig), 0);
 	for (i = 0; i < g->n_defs; i++)
-		if (lh_feeds(&g->defs[i]))
+		if (lh_feeds(&g->defs[i]) && !lh_takes_only(&g->defs[i]))
 			unmeasured += lh_trig_drops(g, i);
 	mutex_unlock(&lh_mutex);
 	KUNIT_EXPECT_EQ(test, unmeasured, 0);
