@@ -30,10 +30,13 @@
  *
  *   bench pingpong N
  *
- * Two SCHED_FIFO tasks (priority 50) on CPU 0 hand a byte to each other
- * through two pipes N times, after N / 10 times of warm-up, and print
- * the guest nanoseconds per round trip: two wakeups and two context
- * switches (latency_hist's wakeup group).
+ * Two SCHED_FIFO tasks on CPU 0 hand a byte to each other through two
+ * pipes N times, after N / 10 times of warm-up, and print the guest
+ * nanoseconds per round trip: two wakeups and two context switches
+ * (latency_hist's wakeup group).  The child has priority 51, the parent
+ * 50: the child's wakeup preempts the parent (a wakeup after a lower
+ * priority), the parent's waits for the child to block (after a higher
+ * one).
  *
  *   bench sleep N
  *
@@ -143,10 +146,10 @@ static int fill(long k)
 	return ret;
 }
 
-/* SCHED_FIFO at priority 50 on CPU 0: 0, or -1 */
-static int fifo_on_cpu0(void)
+/* SCHED_FIFO at priority @prio on CPU 0: 0, or -1 */
+static int fifo_on_cpu0(int prio)
 {
-	struct sched_param sp = { .sched_priority = 50 };
+	struct sched_param sp = { .sched_priority = prio };
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
@@ -171,7 +174,7 @@ static int pingpong(long n)
 		perror("pipe");
 		return 1;
 	}
-	if (fifo_on_cpu0())
+	if (fifo_on_cpu0(50))
 		return 1;
 	pid = fork();		/* the child inherits the policy and CPU */
 	if (pid < 0) {
@@ -179,11 +182,18 @@ static int pingpong(long n)
 		return 1;
 	}
 	if (!pid) {
+		/* an end the child fails on closes the parent's read */
+		close(p2c[1]);
+		close(c2p[0]);
+		if (fifo_on_cpu0(51))
+			_exit(1);
 		for (i = 0; i < total; i++)
 			if (read(p2c[0], &c, 1) != 1 || write(c2p[1], &c, 1) != 1)
 				_exit(1);
 		_exit(0);
 	}
+	close(p2c[0]);
+	close(c2p[1]);
 	for (i = 0; i < total; i++) {
 		if (i == n / 10)
 			t0 = now_ns();
@@ -206,7 +216,7 @@ static int sleeps(long n)
 	long i, total = n + n / 10;
 	long long t0 = 0, t1;
 
-	if (fifo_on_cpu0())
+	if (fifo_on_cpu0(50))
 		return 1;
 	for (i = 0; i < total; i++) {
 		if (i == n / 10)

@@ -229,7 +229,7 @@ read_hist 131072
 # a workload with nothing on its events ("off"), with the group enabled
 # ("on"), and with the budget ("ref"): the same latency measured by the
 # plain pipeline, one hist trigger on each event and one synthetic event
-# with its histogram.  "@@BENCH-LH <group> <workload> <off> <on> <ref>";
+# with its histogram, in the groups' instance.  "@@BENCH-LH <group> <workload> <off> <on> <ref>";
 # the workloads: bench pingpong (a round trip: two wakeups and switches
 # of SCHED_FIFO tasks), bench sleep (an hrtimer that wakes the task),
 # lseek (and its preempt and irq toggles, counted by
@@ -246,13 +246,25 @@ lh_work() { # workload
 lh_samples() { # histogram dir: samples on all CPUs
 	cat $LH/$1/CPU* | sed -n 's/^#Total samples: //p' | awk '{ s += $1 } END { print s + 0 }'
 }
+# The ref runs in the groups' instance (its own clock and buffer on),
+# with the group disabled.
+LI=instances/latency_hist
 lh_unref() { # the ref's triggers, then its synthetic event ($rs)
 	# the referenced triggers go once those referring to them went
 	for pass in 1 2 3; do
-		for t in "$@"; do : > events/${t%%:*}/trigger 2> /dev/null || :; done
+		for t in "$@"; do : > $LI/events/${t%%:*}/trigger 2> /dev/null || :; done
 	done
 	echo "!$rs" >> synthetic_events
+	for t in "$@"; do
+		if grep -v '^#' $LI/events/${t%%:*}/trigger | grep -q .; then
+			echo "@@BENCH-ERROR lh ref: left on ${t%%:*}"
+		fi
+	done
+	if grep -q "^${rs%% *} " synthetic_events; then
+		echo "@@BENCH-ERROR lh ref: ${rs%% *} left"
+	fi
 }
+isnum() { case $1 in ''|*[!0-9.]*) return 1 ;; esac; }
 lh_mode() { # group hist workload ref-synth ref-trigger...
 	g=$1 h=$2 w=$3 rs=$4
 	shift 4
@@ -266,18 +278,20 @@ lh_mode() { # group hist workload ref-synth ref-trigger...
 	echo 1 > $LH/enable/$g || { echo "@@BENCH-ERROR lh-$g: enable"; return; }
 	on=$(lh_work $w)
 	n=$(lh_samples $h)
-	echo 0 > $LH/enable/$g
+	echo 0 > $LH/enable/$g || { echo "@@BENCH-ERROR lh-$g: disable"; return; }
 	[ "$n" -gt 0 ] || { echo "@@BENCH-ERROR lh-$g: no sample in $h"; return; }
 	echo "$rs" >> synthetic_events
 	for t in "$@"; do
-		echo "${t#*:}" >> events/${t%%:*}/trigger ||
+		echo "${t#*:}" >> $LI/events/${t%%:*}/trigger ||
 			{ echo "@@BENCH-ERROR lh-$g ref: $t"; cat error_log; lh_unref "$@"; return; }
 	done
 	ref=$(lh_work $w)
 	s=${rs%% *}
-	hits=$(grep -m1 '^    Hits:' events/synthetic/$s/hist | awk '{ print $2 }')
+	hits=$(grep -m1 '^    Hits:' $LI/events/synthetic/$s/hist | awk '{ print $2 }')
 	lh_unref "$@"
 	[ "${hits:-0}" -gt 0 ] || { echo "@@BENCH-ERROR lh-$g ref: nothing counted"; return; }
+	isnum "$off" && isnum "$on" && isnum "$ref" ||
+		{ echo "@@BENCH-ERROR lh-$g: the workload failed ($off, $on, $ref)"; return; }
 	echo "@@BENCH-LH $g $w $off $on $ref"
 }
 if [ "$VARIANT" = ours ]; then
