@@ -56,6 +56,12 @@ oops=oops=panic
 # in slabs and per-CPU lists that the memory mode would then not see.
 kargs=
 [ "$mode" = bench ] && kargs=kunit.enable=0
+# The stress boot (two vCPUs really in parallel) counts only the map's
+# KUnit cases: it runs only those.  The other suites' enabling and
+# disabling of tracepoints there once met an int3 left in place by the
+# emulator after a completed text_poke_bp() (an Oops in
+# ttwu_do_activate, on the vCPU that had just patched it).
+[ "${RUN_TAG:-}" = stress ] && kargs="kunit.filter_glob=tracing_map*"
 qemu=(qemu-system-x86_64 -machine pc -accel "${QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp "$smp" "${icount[@]}" -m "$mem"
       -kernel "$build/arch/x86/boot/bzImage" -initrd "$initrd"
       -append "console=ttyS0 $oops $kargs panic=-1 rdinit=/init"
