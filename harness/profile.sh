@@ -1,6 +1,8 @@
 #!/bin/bash
 # make profile MODE=<bench mode> [BASE=stock]: where one event's
-# instructions go.
+# instructions go.  MODE=lh-<group>, lh-<group>-off, lh-<group>-ref: a
+# latency_hist group's workload with the group on, off, or its budget
+# (ours only).
 #
 # Boots the bench guest (one vCPU, -icount shift=0) with a gdb stub, lets
 # harness/guest/bench.sh set up MODE's triggers and loop on lseek(), then
@@ -20,8 +22,17 @@ if [ "${NO_BUILD:-0}" != 1 ]; then
 fi
 map=$build/System.map
 [ -f "$map" ] || die "no System.map in $build"
-entry=$(awk '$3 == "__x64_sys_lseek" { print $1 }' "$map")
-[ -n "$entry" ] || die "no __x64_sys_lseek in $map"
+# one loop iteration of the workload: from a system call to its next
+# call (the latency_hist workloads: a pingpong round trip, from one
+# task's pipe write past the other's to its own next one; one sleep)
+hits=1
+case $mode in
+lh-wakeup*) at=__x64_sys_write hits=2 what="a pingpong round trip" ;;
+lh-missed_timer_offsets*) at=__x64_sys_clock_nanosleep what="one 1 ns sleep" ;;
+*) at=__x64_sys_lseek what="one lseek() loop iteration" ;;
+esac
+entry=$(awk -v f=$at '$3 == f { print $1 }' "$map")
+[ -n "$entry" ] || die "no $at in $map"
 
 port=$((20000 + RANDOM % 20000))
 results=$CACHE_DIR/logs/results-$variant-profile-bench.log
@@ -50,6 +61,7 @@ gdb.execute("hbreak *0x$entry")
 gdb.execute("continue")
 gdb.execute("delete")
 n = 0
+hits = 0
 with open("$pcs", "w") as out:
     while n < 200000:
         gdb.execute("stepi", to_string=True)
@@ -57,13 +69,15 @@ with open("$pcs", "w") as out:
         out.write("%x\n" % pc)
         n += 1
         if pc == 0x$entry:
-            break
+            hits += 1
+            if hits == $hits:
+                break
 gdb.execute("kill")
 EOF
 gdb -batch -nx -x "$pcs.gdb.py" >/dev/null 2>&1 || true
 [ -s "$pcs" ] || die "gdb recorded nothing"
 
-python3 - "$map" "$pcs" "$mode" "$variant" <<'EOF'
+python3 - "$map" "$pcs" "$mode" "$variant" "$what" <<'EOF'
 import bisect, collections, sys
 syms = []
 for line in open(sys.argv[1]):
@@ -82,8 +96,8 @@ for line in open(sys.argv[2]):
         continue
     i = bisect.bisect_right(addrs, pc) - 1
     count[syms[i][1] if i >= 0 else "?"] += 1
-print("profile of %s on %s: %d instructions in one lseek() loop iteration"
-      % (sys.argv[3], sys.argv[4], total))
+print("profile of %s on %s: %d instructions in %s"
+      % (sys.argv[3], sys.argv[4], total, sys.argv[5]))
 for name, n in count.most_common():
     print("%7d  %s" % (n, name))
 EOF

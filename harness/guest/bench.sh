@@ -264,11 +264,38 @@ lh_unref() { # the ref's triggers, then its synthetic event ($rs)
 		echo "@@BENCH-ERROR lh ref: ${rs%% *} left"
 	fi
 }
+# make profile MODE=lh-<group>[-off|-ref]: the workload runs for good
+# with the group on, with nothing on its events, or with the budget
+lh_profile() { # ref-trigger... (g, w, rs set)
+	clear
+	# the instance exists once a group was enabled
+	echo 1 > $LH/enable/$g && echo 0 > $LH/enable/$g ||
+		{ echo "@@BENCH-ERROR lh-$g: enable"; exit 1; }
+	case $BENCH_PROFILE in
+	*-off) ;;
+	*-ref)
+		echo "$rs" >> synthetic_events
+		for t in "$@"; do
+			echo "${t#*:}" >> $LI/events/${t%%:*}/trigger ||
+				{ echo "@@BENCH-ERROR lh-$g ref: $t"; cat error_log; exit 1; }
+		done ;;
+	*) echo 1 > $LH/enable/$g || { echo "@@BENCH-ERROR lh-$g: enable"; exit 1; } ;;
+	esac
+	echo "@@PROFILE-READY $BENCH_PROFILE"
+	case $w in
+	lseek) exec /bin/bench 2000000000 1 ;;
+	*) exec /bin/bench $w 2000000000 ;;
+	esac
+}
 isnum() { case $1 in ''|*[!0-9.]*) return 1 ;; esac; }
 lh_mode() { # group hist workload ref-synth ref-trigger...
 	g=$1 h=$2 w=$3 rs=$4
 	shift 4
-	[ -z "${BENCH_PROFILE:-}" ] || return 0
+	case ${BENCH_PROFILE:-} in
+	'') ;;
+	lh-$g|lh-$g-off|lh-$g-ref) lh_profile "$@" ;;
+	*) return 0 ;;
+	esac
 	clear
 	if [ ! -f $LH/enable/$g ]; then
 		echo "@@BENCH-ERROR lh-$g: no latency_hist/enable/$g"

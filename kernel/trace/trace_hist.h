@@ -521,8 +521,10 @@ struct hist_named;
 /**
  * struct hist_fast_field - a field as the fast path reads it
  * @offset: byte offset in the record
- * @kind: HIST_KIND_HITCOUNT or a numeric record field kind
+ * @kind: HIST_KIND_HITCOUNT, a numeric record field kind or (keys)
+ *	HIST_KIND_CPU
  * @log2: the .log2 modifier (keys)
+ * @bucket: the .buckets= modifier (keys; its size is the field's)
  * @agg: what the map field keeps, enum tracing_map_agg (values)
  * @quant: a ".quantiles" value: its buckets count it too
  */
@@ -530,6 +532,7 @@ struct hist_fast_field {
 	u16				offset;
 	u8				kind;
 	u8				log2:1;
+	u8				bucket:1;
 	u8				agg:3;
 	u8				quant:1;
 };

@@ -603,6 +603,7 @@ static bool hist_fast_field_init(struct hist_field *f,
 				 struct hist_fast_field *ff, bool is_val)
 {
 	ff->log2 = 0;
+	ff->bucket = 0;
 	ff->agg = TRACING_MAP_SUM;
 	ff->quant = 0;
 	/* a hitcount key ("keys=hitcount") is the constant 1: full path */
@@ -611,12 +612,21 @@ static bool hist_fast_field_init(struct hist_field *f,
 		ff->offset = 0;
 		return true;
 	}
+	/* the CPU as a key part (common_cpu, cpu), as the full path reads it */
+	if (f->kind == HIST_KIND_CPU && !is_val &&
+	    !(f->flags & (HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_BUCKET))) {
+		ff->kind = f->kind;
+		ff->offset = 0;
+		return true;
+	}
 	if (f->kind < HIST_KIND_S8 || f->kind > HIST_KIND_U64 ||
-	    (f->flags & HIST_FIELD_FL_BUCKET) || f->offset > U16_MAX)
+	    ((f->flags & HIST_FIELD_FL_BUCKET) && (is_val || !f->buckets)) ||
+	    f->offset > U16_MAX)
 		return false;
 	ff->kind = f->kind;
 	ff->offset = f->offset;
 	ff->log2 = !!(f->flags & HIST_FIELD_FL_LOG2);
+	ff->bucket = !ff->log2 && (f->flags & HIST_FIELD_FL_BUCKET);
 	if (is_val) {
 		ff->agg = hist_field_map_agg(f);
 		ff->quant = !!(f->flags & HIST_FIELD_FL_QUANT);
@@ -630,7 +640,8 @@ static bool hist_fast_field_init(struct hist_field *f,
  *
  * Compiles every expression of the histogram (hist_expr_compile()).
  * Then sets @hd->fast_path if every key part is a numeric record field
- * (with .log2 at most), laid out as consecutive u64 words, every value
+ * (with .log2 or .buckets=) or the CPU, laid out as consecutive u64
+ * words, every value
  * the hitcount or a numeric record field in map sum order, every
  * variable numeric, and there is nothing else to do per event: no
  * references, field variables, actions or stacks.
@@ -700,6 +711,34 @@ static __always_inline u64 hist_fast_num(const struct hist_fast_field *ff,
 	return val;
 }
 
+/*
+ * Key part @i of a fast path histogram that is not a plain record field:
+ * the CPU, or a field's bucket (its size kept in the field, out of the
+ * fast path's cache line), as field_value() computes them.
+ */
+static noinline u64 hist_fast_key_slow(const struct hist_data *hd,
+				       unsigned int i, const void *rec)
+{
+	const struct hist_fast_field *ff = &hd->fast.keys[i];
+	const struct hist_field *f = hd->fields[hist_first_key(hd) + i];
+	u64 val;
+
+	if (ff->kind == HIST_KIND_CPU)
+		return raw_smp_processor_id();
+	val = read_num(rec + ff->offset, ff->kind);
+	return div64_u64(val, f->buckets) * f->buckets;
+}
+
+static __always_inline u64 hist_fast_key(const struct hist_data *hd,
+					 unsigned int i, const void *rec)
+{
+	const struct hist_fast_field *ff = &hd->fast.keys[i];
+
+	if (unlikely(ff->bucket || ff->kind == HIST_KIND_CPU))
+		return hist_fast_key_slow(hd, i, rec);
+	return hist_fast_num(ff, rec);
+}
+
 /* The buckets of a fast path histogram's ".quantiles" values. */
 static noinline void hist_fast_quants(const struct hist_fast *fp,
 				      struct tracing_map_elt *elt,
@@ -764,14 +803,14 @@ void hist_fast_update(struct hist_data *hd, struct trace_buffer *buffer,
 	 */
 	lockdep_assert_preemption_disabled();
 	if (likely(fp->n_keys == 1)) {
-		u64 key = hist_fast_num(&fp->keys[0], rec);
+		u64 key = hist_fast_key(hd, 0, rec);
 
 		elt = tracing_map_insert_sums(hd->map, &key, &s);
 	} else {
 		u64 key[ARRAY_SIZE(fp->keys)];
 
 		for (i = 0; i < fp->n_keys; i++)
-			key[i] = hist_fast_num(&fp->keys[i], rec);
+			key[i] = hist_fast_key(hd, i, rec);
 		elt = tracing_map_insert_sums(hd->map, key, &s);
 	}
 	if (unlikely(!elt))

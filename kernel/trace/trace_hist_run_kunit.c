@@ -10,8 +10,8 @@
  * both the same random records, and compares them entry by entry: the
  * key, every value (sums, .min/.max/.avg, the quantiles) and every
  * variable.  The texts cover every record field kind and modifier the
- * fast path takes, expressions and the CPU as variables; those it must
- * leave to the full path are checked to do so.  (A common_timestamp
+ * fast path takes, the CPU as a key part, expressions and the CPU as
+ * variables; those it must leave to the full path are checked to do so.  (A common_timestamp
  * variable is computed by the code both paths share, from the ring
  * buffer, which these records are not in.)
  */
@@ -329,6 +329,11 @@ static void hrk_test_modifiers(struct kunit *test)
 	hrk_check(test, "keys=b:vals=g.hex,h", true);
 	hrk_check(test, "keys=b.hex:vals=h.hex", true);
 	hrk_check(test, "keys=e:vals=f:sort=f.descending", true);
+	hrk_check(test, "keys=b.buckets=10", true);
+	hrk_check(test, "keys=h.buckets=1000:vals=g", true);
+	hrk_check(test, "keys=a.buckets=3,g.log2:vals=h.max", true);
+	hrk_check(test, "keys=common_cpu,e.buckets=7", true);
+	hrk_check(test, "keys=b,common_cpu:vals=c", true);
 }
 
 /* .min, .max, .avg and .quantiles values. */
@@ -352,7 +357,6 @@ static void hrk_test_vars(struct kunit *test)
 /* What the fast path must leave to the full path. */
 static void hrk_test_full_only(struct kunit *test)
 {
-	hrk_check(test, "keys=b.buckets=10", false);
 	hrk_check(test, "keys=s", false);
 	hrk_check(test, "keys=b:vals=hitcount.percent", false);
 	hrk_check(test, "keys=b:v1=s", false);
