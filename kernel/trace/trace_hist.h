@@ -547,7 +547,8 @@ struct hist_fast_field {
 
 /**
  * struct hist_fast - what hist_fast_update() needs, in one cache line
- * @n_keys: key parts, each a u64 of the key in order
+ * @n_keys: key parts, each a u64 of the key in order; 0 when some key
+ *	part is a bucket or the CPU (hist_fast_keys_special() makes the key)
  * @n_vals: values, sum field i of the map for value i
  * @n_vars: numeric variables, &hist_data.fields after the values
  * @quants: some value is ".quantiles" (hist_fast_quants() runs)

@@ -697,6 +697,9 @@ void hist_fast_prepare(struct hist_data *hd)
 	fp->n_vals = hd->n_vals;
 	fp->n_vars = hd->n_vars;
 	fp->n_keys = hd->n_fields - first;
+	for (i = 0; i < fp->n_keys; i++)
+		if (fp->keys[i].bucket || fp->keys[i].kind == HIST_KIND_CPU)
+			fp->n_keys = 0;
 	hd->fast_path = true;
 }
 
@@ -712,31 +715,28 @@ static __always_inline u64 hist_fast_num(const struct hist_fast_field *ff,
 }
 
 /*
- * Key part @i of a fast path histogram that is not a plain record field:
- * the CPU, or a field's bucket (its size kept in the field, out of the
- * fast path's cache line), as field_value() computes them.
+ * The key of a fast path histogram with a bucket or the CPU among its
+ * key parts (&hist_fast.n_keys is 0 for it), computed as field_value()
+ * computes them; the bucket sizes are in the fields, out of the fast
+ * path's cache line.
  */
-static noinline u64 hist_fast_key_slow(const struct hist_data *hd,
-				       unsigned int i, const void *rec)
+static noinline void hist_fast_keys_special(const struct hist_data *hd,
+					    u64 *key, const void *rec)
 {
-	const struct hist_fast_field *ff = &hd->fast.keys[i];
-	const struct hist_field *f = hd->fields[hist_first_key(hd) + i];
-	u64 val;
+	unsigned int i, first = hist_first_key(hd);
 
-	if (ff->kind == HIST_KIND_CPU)
-		return raw_smp_processor_id();
-	val = read_num(rec + ff->offset, ff->kind);
-	return div64_u64(val, f->buckets) * f->buckets;
-}
+	for (i = 0; i < hd->n_fields - first; i++) {
+		const struct hist_fast_field *ff = &hd->fast.keys[i];
+		const struct hist_field *f = hd->fields[first + i];
 
-static __always_inline u64 hist_fast_key(const struct hist_data *hd,
-					 unsigned int i, const void *rec)
-{
-	const struct hist_fast_field *ff = &hd->fast.keys[i];
-
-	if (unlikely(ff->bucket || ff->kind == HIST_KIND_CPU))
-		return hist_fast_key_slow(hd, i, rec);
-	return hist_fast_num(ff, rec);
+		if (ff->kind == HIST_KIND_CPU)
+			key[i] = raw_smp_processor_id();
+		else if (ff->bucket)
+			key[i] = div64_u64(read_num(rec + ff->offset, ff->kind),
+					   f->buckets) * f->buckets;
+		else
+			key[i] = hist_fast_num(ff, rec);
+	}
 }
 
 /* The buckets of a fast path histogram's ".quantiles" values. */
@@ -803,14 +803,16 @@ void hist_fast_update(struct hist_data *hd, struct trace_buffer *buffer,
 	 */
 	lockdep_assert_preemption_disabled();
 	if (likely(fp->n_keys == 1)) {
-		u64 key = hist_fast_key(hd, 0, rec);
+		u64 key = hist_fast_num(&fp->keys[0], rec);
 
 		elt = tracing_map_insert_sums(hd->map, &key, &s);
 	} else {
 		u64 key[ARRAY_SIZE(fp->keys)];
 
 		for (i = 0; i < fp->n_keys; i++)
-			key[i] = hist_fast_key(hd, i, rec);
+			key[i] = hist_fast_num(&fp->keys[i], rec);
+		if (unlikely(!fp->n_keys))
+			hist_fast_keys_special(hd, key, rec);
 		elt = tracing_map_insert_sums(hd->map, key, &s);
 	}
 	if (unlikely(!elt))
