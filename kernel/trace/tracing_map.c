@@ -7,7 +7,9 @@
  * locks or waits: inserts and lookups are wait-free.
  *
  * tracing_map_init() allocates a slot table of n_slots = 2 * max_elts
- * u64 words (a power of two, never more than half used) and one array of
+ * words (tracing_map_slot_t: u64 on 64-bit kernels, u32 with the hash in
+ * the element on 32-bit ones; a power of two, never more than half used)
+ * and one array of
  * max_elts elements, each a fixed stride holding everything it needs:
  *
  *   slots[n_slots]               elts[max_elts], elt_size bytes apart
@@ -40,7 +42,7 @@
  * answer; other used slots are skipped.  At an empty slot it takes an
  * element (this CPU's spare, else the next pool index from an atomic
  * counter), zeroes its sums and variables, copies the key in, calls
- * ops->elt_init() and publishes it with cmpxchg64(slot, 0, word).  If
+ * ops->elt_init() and publishes it with cmpxchg(slot, 0, word).  If
  * that fails, another CPU published into this very slot: for the same
  * key, use the winner's element and park ours as this CPU's spare; for
  * another key, keep probing with the element already prepared.
@@ -65,17 +67,19 @@
  *
  * Memory ordering:
  * (P) All stores to a new element (zeroed fields and variables, key,
- *     elt_init()) precede the cmpxchg64() that publishes it, which is
+ *     elt_init(), on 32-bit kernels the hash) precede the cmpxchg()
+ *     that publishes it, which is
  *     fully ordered when it succeeds.
  * (A) Slot words are read by tracing_map_slot_read(), an acquire load
  *     pairing with (P), so whoever sees a used slot sees the element's
  *     key and initial contents.  (The element is also reached through
  *     an address dependency on the index; only the acquire is relied
- *     on.)  32-bit kernels have no single-copy-atomic 64-bit load: they
- *     read with a cmpxchg64() that changes nothing, then smp_mb().
- * (F) A failed cmpxchg64() is not ordered, so an inserter that lost a
+ *     on.)  A slot is one machine word or less, so the load is atomic.
+ * (F) A failed cmpxchg() is not ordered, so an inserter that lost a
  *     slot reloads it with tracing_map_slot_read() before using it.
  * (S) Sums in elements are unordered atomic64 counters, see also (C).
+ *     Where those are lib/atomic64.c's locks (GENERIC_ATOMIC64), NMIs
+ *     leave the map alone: tracing_map_nmi_refused().
  *     Hits and drops are per-CPU
  *     counters that an interrupt or NMI on the same CPU cannot make lose
  *     an update (one this_cpu_inc() instruction where the architecture
@@ -147,9 +151,9 @@
 #include "tracing_map.h"
 
 static inline struct tracing_map_elt *
-tracing_map_slot_elt(struct tracing_map *map, u64 word)
+tracing_map_slot_elt(struct tracing_map *map, tracing_map_slot_t word)
 {
-	return tracing_map_idx_elt(map, (u32)word - 1);
+	return tracing_map_idx_elt(map, tracing_map_slot_idx(word));
 }
 
 static inline atomic64_t *tracing_map_vars(struct tracing_map_elt *elt)
@@ -248,8 +252,10 @@ tracing_map_probe(struct tracing_map *map, void *key, bool add,
 	struct tracing_map_elt *new = NULL;
 	struct tracing_map_elt *elt;
 	unsigned int n;
-	u64 word;
+	tracing_map_slot_t word;
 
+	if (tracing_map_nmi_refused(map, add))
+		return NULL;
 	/* n_slots is at least 2: the first test is not needed */
 	n = 0;
 	do {
@@ -262,18 +268,22 @@ tracing_map_probe(struct tracing_map *map, void *key, bool add,
 				if (!new)
 					goto drop;
 			}
-			word = ((u64)hash << 32) |
-			       (((void *)new - map->elts) / map->elt_size + 1);
-			if (!cmpxchg64(&map->slots[idx], 0, word)) {
+			word = ((void *)new - map->elts) / map->elt_size + 1;
+#ifdef CONFIG_64BIT
+			word |= (u64)hash << 32;
+#else
+			new->hash = hash;	/* rule (P) */
+#endif
+			if (!cmpxchg(&map->slots[idx], 0, word)) {
 				tracing_map_count(&map->pcpu->hits);
-				*elt_idx = (u32)word - 1;
+				*elt_idx = tracing_map_slot_idx(word);
 				return new;
 			}
 			/* Lost this slot to another CPU, rule (F). */
 			word = tracing_map_slot_read(&map->slots[idx]);
 		}
 
-		if ((u32)(word >> 32) != hash)
+		if (tracing_map_slot_hash(map, word) != hash)
 			continue;
 		elt = tracing_map_slot_elt(map, word);
 		if (!tracing_map_key_eq(map, elt, key, size))
@@ -283,7 +293,7 @@ tracing_map_probe(struct tracing_map *map, void *key, bool add,
 			tracing_map_park_elt(map, new);
 		if (add)
 			tracing_map_count(&map->pcpu->hits);
-		*elt_idx = (u32)word - 1;
+		*elt_idx = tracing_map_slot_idx(word);
 		return elt;
 	} while (idx = (idx + 1) & mask, ++n < map->n_slots);
 
@@ -860,7 +870,8 @@ u64 tracing_map_read_hits(struct tracing_map *map)
  */
 u64 tracing_map_read_drops(struct tracing_map *map)
 {
-	return tracing_map_sum_pcpu(map, true);
+	return tracing_map_sum_pcpu(map, true) +
+	       (unsigned int)atomic_read(&map->nmi_drops);
 }
 
 /**
@@ -874,7 +885,8 @@ u64 tracing_map_read_drops(struct tracing_map *map)
  */
 void tracing_map_count_drop(struct tracing_map *map)
 {
-	tracing_map_count(&map->pcpu->drops);
+	if (!tracing_map_nmi_refused(map, true))
+		tracing_map_count(&map->pcpu->drops);
 }
 
 /* Numeric comparators: the sign of a - b, computed without overflow. */
@@ -1048,7 +1060,7 @@ int tracing_map_sort_entries(struct tracing_map *map,
 	struct tracing_map_sort_entry **ptrs;
 	struct tracing_map_sort_entry *ents;
 	unsigned int i, k, n, used = 0;
-	u64 word;
+	tracing_map_slot_t word;
 
 	*sort_entries = NULL;
 	if (n_sort_keys > TRACING_MAP_SORT_KEYS_MAX)
@@ -1118,7 +1130,7 @@ void tracing_map_destroy_sort_entries(struct tracing_map_sort_entry **entries,
 void tracing_map_walk(struct tracing_map *map, tracing_map_elt_fn_t fn, void *arg)
 {
 	unsigned int i;
-	u64 word;
+	tracing_map_slot_t word;
 
 	for (i = 0; i < map->n_slots; i++) {
 		word = tracing_map_slot_read(&map->slots[i]);
@@ -1178,6 +1190,7 @@ void tracing_map_clear(struct tracing_map *map)
 	}
 
 	memset(map->slots, 0, array_size(map->n_slots, sizeof(*map->slots)));
+	atomic_set(&map->nmi_drops, 0);
 	for_each_possible_cpu(cpu) {
 		pc = per_cpu_ptr(map->pcpu, cpu);
 		pc->spare = NULL;
@@ -1232,7 +1245,7 @@ static void tracing_map_free_storage(struct tracing_map *map,
 
 	free_percpu(map->pcpu);
 	tracing_map_free(map->elts, (size_t)map->max_elts * map->elt_size);
-	tracing_map_free(map->slots, (size_t)map->n_slots * sizeof(u64));
+	tracing_map_free(map->slots, (size_t)map->n_slots * sizeof(*map->slots));
 	map->pcpu = NULL;
 	map->elts = NULL;
 	map->slots = NULL;
@@ -1272,7 +1285,7 @@ int tracing_map_init(struct tracing_map *map)
 	map->elt_size = map->quant_off +
 			map->n_quants * TRACING_MAP_QUANT_SIZE;
 
-	map->slots = tracing_map_alloc((size_t)map->n_slots * sizeof(u64));
+	map->slots = tracing_map_alloc((size_t)map->n_slots * sizeof(*map->slots));
 	map->elts = tracing_map_alloc((size_t)map->max_elts * map->elt_size);
 	/* a power of two: slots are found with a shift */
 	map->pend_shift = order_base_2(struct_size_t(struct tracing_map_pend,

@@ -17,6 +17,7 @@
 #include <asm/local.h>
 #include <asm/local64.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/bitops.h>
 #include <linux/limits.h>
 #include <linux/string.h>
@@ -67,8 +68,26 @@ struct tracing_map;
  */
 struct tracing_map_elt {
 	struct tracing_map		*map;
+#ifndef CONFIG_64BIT
+	u32				hash;	/* see tracing_map_slot_t */
+#endif
 	atomic64_t			fields[];
 };
+
+/*
+ * A hash slot, published with one cmpxchg().  64-bit kernels: the key's
+ * 32-bit hash << 32 | (pool index + 1).  32-bit kernels have no 64-bit
+ * cmpxchg that is safe in an NMI everywhere (powerpc has none, others
+ * emulate it with interrupts off): there a slot is the pool index + 1,
+ * published with the 32-bit cmpxchg() that HIST_TRIGGERS' dependency on
+ * ARCH_HAVE_NMI_SAFE_CMPXCHG makes NMI-safe, and the hash is kept in the
+ * element (&tracing_map_elt.hash), stored before the slot is published.
+ */
+#ifdef CONFIG_64BIT
+typedef u64 tracing_map_slot_t;
+#else
+typedef u32 tracing_map_slot_t;
+#endif
 
 /**
  * struct tracing_map_sort_key - one criterion of tracing_map_sort_entries()
@@ -286,6 +305,7 @@ struct tracing_map_pcpu {
  * @elt_size: stride of @elts
  * @pend_shift: log2 of the bytes of one &struct tracing_map_pend
  * @next_elt: number of pool elements handed out since the last clear
+ * @nmi_drops: updates refused in NMI context, see tracing_map_nmi_refused()
  * @pcpu: per-CPU spare element and counters
  */
 struct tracing_map {
@@ -311,11 +331,12 @@ struct tracing_map {
 	unsigned int			n_quants;
 	unsigned int			quant_off;
 
-	u64				*slots;
+	tracing_map_slot_t		*slots;
 	void				*elts;
 	size_t				elt_size;
 	unsigned int			pend_shift;
 	atomic_t			next_elt;
+	atomic_t			nmi_drops;
 	struct tracing_map_pcpu __percpu *pcpu;
 };
 
@@ -407,18 +428,55 @@ tracing_map_idx_elt(struct tracing_map *map, unsigned int idx)
 	return map->elts + (size_t)idx * map->elt_size;
 }
 
-static __always_inline u64 tracing_map_slot_read(u64 *slot)
+static __always_inline tracing_map_slot_t
+tracing_map_slot_read(tracing_map_slot_t *slot)
+{
+	/* Rule (A): pairs with the cmpxchg() publishing the slot. */
+	return smp_load_acquire(slot);
+}
+
+/* The pool index of a used slot's element. */
+static __always_inline u32 tracing_map_slot_idx(tracing_map_slot_t word)
+{
+	return (u32)word - 1;
+}
+
+/* The hash of a used slot's key. */
+static __always_inline u32 tracing_map_slot_hash(struct tracing_map *map,
+						 tracing_map_slot_t word)
 {
 #ifdef CONFIG_64BIT
-	/* Rule (A): pairs with the cmpxchg64() publishing the slot. */
-	return smp_load_acquire(slot);
+	return word >> 32;
 #else
-	u64 word = cmpxchg64(slot, 0, 0);
-
-	/* Rule (A): a failed cmpxchg64() is not ordered, order it here. */
-	smp_mb();
-	return word;
+	return tracing_map_idx_elt(map, tracing_map_slot_idx(word))->hash;
 #endif
+}
+
+/*
+ * Where atomic64_t and local64_t are lib/atomic64.c's (GENERIC_ATOMIC64:
+ * a spinlock chosen by the address, with interrupts off) or, on x86-32
+ * CPUs without CMPXCHG8B, emulated with interrupts off, an NMI must not
+ * touch a map: it could spin forever on a lock its own CPU holds, or
+ * tear an update it interrupted.  There an NMI's insert or lookup finds
+ * nothing, and an insert is counted among the drops in @map->nmi_drops,
+ * a 32-bit atomic_t, which is NMI-safe on every architecture
+ * HIST_TRIGGERS builds on.  Elsewhere this is nothing.
+ */
+#if defined(CONFIG_GENERIC_ATOMIC64) || \
+	(defined(CONFIG_X86_32) && !defined(CONFIG_X86_CMPXCHG64))
+#define TRACING_MAP_ATOMIC64_NOT_NMI_SAFE	1
+#else
+#define TRACING_MAP_ATOMIC64_NOT_NMI_SAFE	0
+#endif
+
+static __always_inline bool tracing_map_nmi_refused(struct tracing_map *map,
+						    bool count)
+{
+	if (!TRACING_MAP_ATOMIC64_NOT_NMI_SAFE || likely(!in_nmi()))
+		return false;
+	if (count)
+		atomic_inc(&map->nmi_drops);
+	return true;
 }
 
 #define TRACING_MAP_MUL1	0x9e3779b97f4a7c15ULL
@@ -548,14 +606,20 @@ tracing_map_first_probe(struct tracing_map *map, void *key,
 			struct tracing_map_sums *s, unsigned int size)
 {
 	u32 hash = tracing_map_hash(map, key, size);
-	u64 word = tracing_map_slot_read(&map->slots[hash & (map->n_slots - 1)]);
+	tracing_map_slot_t word;
 	struct tracing_map_elt *elt;
 
-	if (likely(word && (u32)(word >> 32) == hash)) {
-		elt = tracing_map_idx_elt(map, (u32)word - 1);
+	if (tracing_map_nmi_refused(map, true)) {
+		s->sums = NULL;
+		return NULL;
+	}
+	word = tracing_map_slot_read(&map->slots[hash & (map->n_slots - 1)]);
+	if (likely(word && tracing_map_slot_hash(map, word) == hash)) {
+		elt = tracing_map_idx_elt(map, tracing_map_slot_idx(word));
 		if (likely(tracing_map_key_eq(map, elt, key, size))) {
 			tracing_map_count(&map->pcpu->hits);
-			tracing_map_pend_take(map, elt, (u32)word - 1, s);
+			tracing_map_pend_take(map, elt,
+					      tracing_map_slot_idx(word), s);
 			return elt;
 		}
 	}

@@ -1877,7 +1877,7 @@ static void tmk_test_ops(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, elt);
 		data = tracing_map_elt_data(elt);
 		/* elt_alloc() stored the pointer; the rest stays zero */
-		KUNIT_EXPECT_PTR_EQ(test, (void *)data[0], (void *)counts);
+		KUNIT_EXPECT_PTR_EQ(test, (void *)(unsigned long)data[0], (void *)counts);
 		KUNIT_EXPECT_EQ(test, data[1], 0);
 		KUNIT_EXPECT_EQ(test, data[2], 0);
 		/* the area is the element's own: not the key, not a sum */
