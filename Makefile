@@ -18,7 +18,7 @@ H := harness
 SERIES_OUT  ?= out/series
 
 .PHONY: help check check-debug mutants run shell build print-base checkpatch diff fuzz stress \
-	series series-check docs bench profile clean-cache
+	series series-check cross docs bench profile clean-cache
 
 help:
 	@sed -n '/^## Commands/,/^## /p' README.md | sed '$$d'
@@ -90,6 +90,9 @@ series:
 
 series-check:
 	@SERIES_BUILD=$(if $(filter 0,$(FULL)),last,all) $(H)/series-check.sh
+
+cross:
+	@ARCHES='$(ARCHES)' $(H)/cross.sh
 
 docs:
 	@$(H)/docs.sh
