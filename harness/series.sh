@@ -23,6 +23,39 @@ steps_dir=$HARNESS_DIR/series
 patch_dir=$PATCH_DIR
 MAINTAINERS_PATCH=0009-maintainers-hist-triggers.patch
 
+# The submitter: author, Signed-off-by (git commit -s) and the M: line of
+# the MAINTAINERS entry of every commit.  SERIES_AUTHOR='Name <email>',
+# else the git identity of the repository (its config or the user's).
+# Never a stand-in: an identity missing or in a reserved domain (example,
+# invalid, test, localhost: the machines' seeded placeholder is one) is
+# refused, except for SERIES_STANDIN=1 (make series-check, whose series is
+# only checked), which then signs with a stand-in that cannot be mailed.
+STANDIN='Series Check <series-check@series-check.invalid>'
+identity=${SERIES_AUTHOR:-}
+if [ -z "$identity" ]; then
+	n=$(git -C "$REPO_DIR" config user.name 2>/dev/null || true)
+	e=$(git -C "$REPO_DIR" config user.email 2>/dev/null || true)
+	[ -n "$n" ] && [ -n "$e" ] && identity="$n <$e>"
+fi
+identity_ok() { # "Name <email>"
+	local domain
+	[[ $1 =~ ^[^\<\>@]*[^[:space:]\<\>@][^\<\>@]*\ \<[^\<\>@[:space:]]+@([^\<\>@[:space:]]+\.[^\<\>@[:space:]]+)\>$ ]] || return 1
+	domain=${BASH_REMATCH[1],,}
+	[[ $domain =~ (^|\.)(example|invalid|test|localhost|local)$ ]] && return 1
+	[[ $domain =~ ^example\.(com|net|org)$ ]] && return 1
+	return 0
+}
+if ! identity_ok "$identity"; then
+	if [ "${SERIES_STANDIN:-0}" = 1 ]; then
+		identity=$STANDIN
+	else
+		die "make series: no submitter identity (found '${identity:-none}'). The series is authored and signed off (DCO) by whoever submits it: set yours with git config user.name / user.email, or SERIES_AUTHOR='Your Name <you@your.domain>'"
+	fi
+fi
+sub_name=${identity% <*}
+sub_email=${identity##*<}
+sub_email=${sub_email%>}
+
 "$HARNESS_DIR/host-deps.sh"
 base=$("$HARNESS_DIR/fetch-base.sh")
 overlay=$("$HARNESS_DIR/overlay.sh")
@@ -50,13 +83,11 @@ if [ "$(cat "$repo/.git/harness-base" 2>/dev/null)" != "$base" ]; then
 	echo "$base" >"$repo/.git/harness-base"
 fi
 
-# Author and date of the series: the project's last commit, so the same
-# repository state gives the same patches.
-name=$(git -C "$REPO_DIR" log -1 --format=%an 2>/dev/null || echo harness)
-email=$(git -C "$REPO_DIR" log -1 --format=%ae 2>/dev/null || echo harness@localhost)
+# Author and committer: the submitter; the date: the project's last
+# commit's, so the same repository state gives the same patches.
 date=$(git -C "$REPO_DIR" log -1 --format=%cI 2>/dev/null || echo 2024-01-01T00:00:00Z)
-export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=$date
-export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email GIT_COMMITTER_DATE=$date
+export GIT_AUTHOR_NAME=$sub_name GIT_AUTHOR_EMAIL=$sub_email GIT_AUTHOR_DATE=$date
+export GIT_COMMITTER_NAME=$sub_name GIT_COMMITTER_EMAIL=$sub_email GIT_COMMITTER_DATE=$date
 
 project_files=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- \
 	kernel include Documentation tools samples |
@@ -73,6 +104,13 @@ trap 'rm -f "$final_maint" "$final_maint".*' EXIT
 cp "$base/MAINTAINERS" "$final_maint"
 patch -s -p1 --batch --forward --fuzz=0 --no-backup-if-mismatch "$final_maint" <"$patch_dir/$MAINTAINERS_PATCH" ||
 	die "$MAINTAINERS_PATCH does not apply"
+# The entry's maintainer is the submitter (the patch names the project's
+# own identity, which the overlay keeps).
+entry_m=$(grep -E '^\+M:' "$patch_dir/$MAINTAINERS_PATCH" | sed 's/^+M:[[:space:]]*//')
+[ "$(echo "$entry_m" | wc -l)" = 1 ] || die "$MAINTAINERS_PATCH: one M: line expected"
+submitter_maint() { # MAINTAINERS on stdin, the entry's M: line the submitter's
+	awk -v old="M:	$entry_m" -v new="M:	$identity" '$0 == old { $0 = new } { print }'
+}
 entry_f=$(grep -E '^\+F:' "$patch_dir/$MAINTAINERS_PATCH" | sed 's/^+F:[[:space:]]*//')
 entry_name=$(grep -E '^\+[A-Z]' "$patch_dir/$MAINTAINERS_PATCH" | grep -v '^+[A-Z]:' | head -n 1 | sed 's/^+//')
 maintainers_now() { # the final MAINTAINERS, F: lines only for files the series changed so far
@@ -129,7 +167,7 @@ for step in "$steps_dir"/[0-9]*.txt; do
 		used_patches="$used_patches $p"
 	done
 	g add -A
-	maintainers_now >"$repo/MAINTAINERS"
+	maintainers_now | submitter_maint >"$repo/MAINTAINERS"
 	g add -A
 	{
 		cat "$step" | head -n 1
@@ -164,7 +202,9 @@ bad=$( { g diff --no-renames --name-only base series; echo "$project_files"; ech
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patch_dir/series" |
 		while read -r p; do grep -E '^\+\+\+ ' "$patch_dir/$p" | sed -e 's/^+++ [^/]*\///' -e 's/[[:space:]].*//'; done
 	} | sort -u | while read -r f; do
-		if g cat-file -e "series:$f" 2>/dev/null; then
+		if [ "$f" = MAINTAINERS ]; then
+			g show "series:$f" | cmp -s - <(submitter_maint <"$overlay/$f") || echo "$f"
+		elif g cat-file -e "series:$f" 2>/dev/null; then
 			g show "series:$f" | cmp -s - "$overlay/$f" || echo "$f"
 		elif [ -e "$overlay/$f" ]; then
 			echo "$f"
@@ -191,5 +231,34 @@ s = s.replace('*** SUBJECT HERE ***', text[0], 1)
 s = s.replace('*** BLURB HERE ***', '\n'.join(text[2:] if len(text) > 1 and text[1] == '' else text[1:]), 1)
 open(path, 'w').write(s)
 EOF
-say "series: $(ls "$out" | grep -vc cover) patches and a cover letter in $out"
+# Cc: whom scripts/get_maintainer.pl names for each patch (the final
+# tree's MAINTAINERS), the submitter left out; the cover letter goes to
+# all of them.
+all_cc=$(mktemp -p "$(dirname "$final_maint")" "$(basename "$final_maint").XXXX")
+cc_of() { # patch -> one address per line
+	(cd "$repo" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
+		--no-git-fallback --no-tree "$1") |
+		grep -vxF "$identity" | grep -v "<$sub_email>" || true
+}
+add_cc() { # patch, addresses file
+	python3 - "$1" "$2" <<'PY'
+import sys
+path, ccs = sys.argv[1], [l.strip() for l in open(sys.argv[2]) if l.strip()]
+s = open(path).read()
+head, sep, body = s.partition('\nSubject: ')
+s = head + ''.join('\nCc: ' + c for c in ccs) + sep + body
+open(path, 'w').write(s)
+PY
+}
+for p in "$out"/[0-9]*.patch; do
+	case $p in */0000-cover-letter.patch) continue ;; esac
+	cc_of "$p" >"$all_cc.one"
+	[ -s "$all_cc.one" ] || die "get_maintainer.pl names nobody for $(basename "$p")"
+	add_cc "$p" "$all_cc.one"
+	cat "$all_cc.one" >>"$all_cc"
+done
+awk '!seen[$0]++' "$all_cc" >"$all_cc.one"
+add_cc "$cover" "$all_cc.one"
+rm -f "$all_cc" "$all_cc.one"
+say "series: $(ls "$out" | grep -vc cover) patches and a cover letter in $out, from $identity"
 echo "$out"
