@@ -10,7 +10,8 @@
  * expression runs as a flat postfix program (hist_expr_compile()) in one
  * loop over a stack of HIST_EXPR_DEPTH_MAX + 1 values, without recursion.
  *
- * Most histograms are plain: numeric record fields (maybe .log2) as keys,
+ * Most histograms are plain: numeric record fields (maybe .log2 or
+ * .buckets=) or the CPU as keys,
  * hitcount and numeric record fields as values, at most numeric variables
  * (timestamps, expressions without references) besides.  Those take
  * hist_fast_update(), set up once by hist_fast_prepare(): the key is built
@@ -650,6 +651,7 @@ void hist_fast_prepare(struct hist_data *hd)
 {
 	struct hist_fast *fp = &hd->fast;
 	unsigned int i, first = hist_first_key(hd);
+	bool special;
 
 	for (i = 0; i < hd->n_fields; i++)
 		hist_expr_compile(hd->fields[i]);
@@ -697,9 +699,11 @@ void hist_fast_prepare(struct hist_data *hd)
 	fp->n_vals = hd->n_vals;
 	fp->n_vars = hd->n_vars;
 	fp->n_keys = hd->n_fields - first;
+	special = false;
 	for (i = 0; i < fp->n_keys; i++)
-		if (fp->keys[i].bucket || fp->keys[i].kind == HIST_KIND_CPU)
-			fp->n_keys = 0;
+		special |= fp->keys[i].bucket || fp->keys[i].kind == HIST_KIND_CPU;
+	if (special)
+		fp->n_keys = 0;
 	hd->fast_path = true;
 }
 

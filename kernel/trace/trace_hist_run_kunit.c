@@ -272,11 +272,12 @@ static void hrk_check(struct kunit *test, const char *text, bool fast)
 	prandom_seed_state(&rnd, 0x6869737472756eULL + strlen(text));
 	for (i = 0; i < HRK_RECORDS; i++) {
 		hrk_record(&rnd, rec);
+		/* on one CPU: keys=common_cpu must see the same one twice */
 		preempt_disable();
 		hist_fast_update(hf, NULL, rec, NULL);
-		preempt_enable();
 		/* the full path, whatever hist_fast_prepare() chose */
 		hist_data_update(hs, NULL, rec, NULL);
+		preempt_enable();
 	}
 
 	KUNIT_EXPECT_EQ_MSG(test, tracing_map_read_hits(hf->map),
@@ -334,6 +335,7 @@ static void hrk_test_modifiers(struct kunit *test)
 	hrk_check(test, "keys=a.buckets=3,g.log2:vals=h.max", true);
 	hrk_check(test, "keys=common_cpu,e.buckets=7", true);
 	hrk_check(test, "keys=b,common_cpu:vals=c", true);
+	hrk_check(test, "keys=b,common_cpu,e.buckets=7,g.log2:vals=h", true);
 }
 
 /* .min, .max, .avg and .quantiles values. */

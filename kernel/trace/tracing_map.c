@@ -78,8 +78,11 @@
  * (F) A failed cmpxchg() is not ordered, so an inserter that lost a
  *     slot reloads it with tracing_map_slot_read() before using it.
  * (S) Sums in elements are unordered atomic64 counters, see also (C).
- *     Where those are lib/atomic64.c's locks (GENERIC_ATOMIC64), NMIs
- *     leave the map alone: tracing_map_nmi_refused().
+ *     Where those are lib/atomic64.c's locks (GENERIC_ATOMIC64) or run
+ *     with interrupts off (x86-32 without CMPXCHG8B), NMIs leave the map
+ *     alone: tracing_map_nmi_refused().  "NMI-safe" below means that: the
+ *     element an NMI could pass on comes from an insert or lookup, which
+ *     are refused there.
  *     Hits and drops are per-CPU
  *     counters that an interrupt or NMI on the same CPU cannot make lose
  *     an update (one this_cpu_inc() instruction where the architecture
@@ -316,7 +319,9 @@ drop:
  * into it, elt_init() is called and the element is published.  Counts
  * a hit on success and a drop when no element is left.
  *
- * Context: Any context, NMI-safe; never sleeps, allocates or waits.
+ * Context: Any context, NMI-safe; never sleeps, allocates or waits.  Where
+ * atomic64_t is not NMI-safe, an NMI's insert is refused and counted as a
+ * drop (tracing_map_nmi_refused()).
  * Return: The element for @key, or %NULL if @key is new and the map is
  * full.
  */
@@ -466,7 +471,8 @@ void tracing_map_add_sums(struct tracing_map_elt *elt, const u64 *vals,
  *
  * Never adds an element and does not count hits or drops.
  *
- * Context: Any context, NMI-safe.
+ * Context: Any context, NMI-safe.  Where atomic64_t is not NMI-safe, an
+ * NMI's lookup finds nothing (tracing_map_nmi_refused()).
  * Return: The element for @key, or %NULL if @key is not in the map.
  */
 struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map, void *key)
@@ -870,6 +876,7 @@ u64 tracing_map_read_hits(struct tracing_map *map)
  */
 u64 tracing_map_read_drops(struct tracing_map *map)
 {
+	/* NMIs refused (a 32-bit count: it wraps after 2^32 of them) */
 	return tracing_map_sum_pcpu(map, true) +
 	       (unsigned int)atomic_read(&map->nmi_drops);
 }
