@@ -222,10 +222,33 @@ mkdir -p "$out"
 g format-patch -q --cover-letter --base=base --no-signature --abbrev=12 \
 	-o "$out" base..series >/dev/null
 cover=$(ls "$out"/0000-cover-letter.patch)
-python3 - "$cover" "$steps_dir/cover.txt" "$base_version" <<'EOF'
-import sys
+# The cover letter's numbers: the first table of harness/bench-results.md
+# (make bench's last committed run), indented as in a mail.
+python3 - "$cover" "$steps_dir/cover.txt" "$base_version" "$BASE_PKG" \
+	"$HARNESS_DIR/bench-results.md" <<'EOF'
+import re, sys
 path, text = sys.argv[1], open(sys.argv[2]).read().rstrip('\n').split('\n')
-text = [l.replace('@BASE_VERSION@', sys.argv[3]) for l in text]
+bench = open(sys.argv[5]).read()
+block = bench.split('```\n')[1].split('\n')
+def rows(first, stop):
+    out, on = [], False
+    for l in block:
+        if l.startswith(first):
+            on = True
+        elif on and (not l.strip() or l.startswith(stop)):
+            break
+        if on:
+            out.append('  ' + l.rstrip())
+    if not out:
+        sys.exit('bench-results.md: no table starting with ' + first)
+    return '\n'.join(out)
+table = rows('mode                    stock', 'pipeline-2048 on')
+memory = rows('triggers', 'same key')
+series = '.'.join(sys.argv[3].split('.')[:2])
+subst = {'@BASE_VERSION@': sys.argv[3], '@BASE_SERIES@': series,
+         '@BASE_PKG@': sys.argv[4], '@BENCH_TABLE@': table,
+         '@BENCH_MEMORY@': memory}
+text = [re.sub('@[A-Z_]+@', lambda m: subst[m.group(0)], l) for l in text]
 s = open(path).read()
 s = s.replace('*** SUBJECT HERE ***', text[0], 1)
 s = s.replace('*** BLURB HERE ***', '\n'.join(text[2:] if len(text) > 1 and text[1] == '' else text[1:]), 1)
