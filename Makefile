@@ -37,6 +37,7 @@ DONE = && echo "step $(1)" >>$(SUMMARY)
 check:
 	@mkdir -p "$$(dirname $(SUMMARY))" && : >$(SUMMARY)
 	@$(STEP) RUN_LABEL=tests $(H)/run.sh check $(call DONE,tests)
+	@$(STEP) RUN_LABEL=boot $(SAME_BASE) $(H)/boot.sh $(call DONE,boot)
 	@$(STEP) $(SAME_BASE) FUZZ_SMOKE=1 $(H)/fuzz.sh $(call DONE,fuzz-smoke)
 	@$(if $(filter stock,$(BASE)),true,$(STEP) RUN_LABEL=stress $(SAME_BASE) STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh $(call DONE,stress-smoke))
 	@$(if $(filter stock,$(BASE)),true,$(STEP) $(SAME_BASE) $(H)/diff.sh $(call DONE,diff))
@@ -52,6 +53,7 @@ DEBUG_TESTS := regress|synth-perf|lifecycle|instance|rmdir|module|busy|remove|na
 check-debug:
 	@mkdir -p "$$(dirname $(SUMMARY))" && : >$(SUMMARY)
 	@$(STEP) RUN_LABEL=debug-tests DEBUG=1 TESTS='$(DEBUG_TESTS)' $(H)/run.sh check $(call DONE,debug-tests)
+	@$(STEP) RUN_LABEL=debug-boot $(SAME_BASE) DEBUG=1 $(H)/boot.sh $(call DONE,debug-boot)
 	@$(STEP) $(SAME_BASE) DEBUG=1 FUZZ_SMOKE=1 NO_BUILD=1 $(H)/fuzz.sh $(call DONE,debug-fuzz-smoke)
 	@$(STEP) RUN_LABEL=debug-stress $(SAME_BASE) DEBUG=1 STRESS_SHORT=1 NO_BUILD=1 $(H)/stress.sh $(call DONE,debug-stress-smoke)
 	@$(H)/summary.sh $(SUMMARY)

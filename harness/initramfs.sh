@@ -141,6 +141,12 @@ ours_tc=$( (cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard 
 		echo "extra $(select_tc test.d/extra | tr '\n' ' ')"
 	fi
 } | awk 'NF > 1' >"$root/harness/suites"
+# make check's boot step (harness/boot.sh): harness/guest/boot-check.sh
+# instead of every suite and module
+if [ "${BOOT_CHECK:-0}" = 1 ]; then
+	: >"$root/harness/suites"
+	cp "$HARNESS_DIR/guest/boot-check.sh" "$root/harness/boot-check.sh"
+fi
 
 # What report.sh must find results for: per suite the number of results
 # ftracetest gives for the files sent (twice for "flags: instance"), the
@@ -155,6 +161,9 @@ manifest=$out.manifest
 		done
 		echo "suite $name $n"
 	done <"$root/harness/suites"
+	if [ "${BOOT_CHECK:-0}" = 1 ]; then
+		echo "suite boot-$BOOT_PART $(sed -n "s/^# results-$BOOT_PART: //p" "$root/harness/boot-check.sh")"
+	fi
 } >"$manifest"
 
 # Test modules: loaded one at a time by the guest ("modules" suite).
@@ -169,8 +178,9 @@ kver=$(ls "$root/lib/modules" 2>/dev/null | head -n 1)
 		echo "synth_event_gen_test_upstream /harness/modules/synth_event_gen_test_upstream.ko"
 	fi
 } | { if [ -n "${TESTS:-}" ]; then grep -E -- "$TESTS" || true; else cat; fi; } >"$root/harness/modtests"
+[ "${BOOT_CHECK:-0}" = 1 ] && : >"$root/harness/modtests"
 awk '{ print "module " $1 }' "$root/harness/modtests" >>"$manifest"
-if [ -z "${TESTS:-}" ] && [ "$mode" = check ]; then
+if [ -z "${TESTS:-}" ] && [ "$mode" = check ] && [ "${BOOT_CHECK:-0}" != 1 ]; then
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HARNESS_DIR/config/kunit-suites.txt" |
 	while read -r opt suites; do
 		grep -qx "$opt=y" "$build/.config" || continue
@@ -189,6 +199,8 @@ if [ -f "$build/stress-module/hist_stress.ko" ]; then
 fi
 {
 	echo "MODE=$mode"
+	echo "BOOT_CHECK=${BOOT_CHECK:-0}"
+	echo "BOOT_PART=${BOOT_PART:-}"
 	echo "VARIANT=$variant"
 	echo "STRESS_SHORT=${STRESS_SHORT:-1}"
 	echo "FUZZ_FLAGS='${FUZZ_FLAGS:-}'"

@@ -2,7 +2,8 @@
 # Build, boot and run the guest.
 #   run.sh check|run|shell|bench
 # Environment: BASE=ours|stock, DEBUG=0|1, TESTS, EXTRA_TESTS, GUEST_TIMEOUT,
-# NO_BUILD=1 (boot the existing build), QEMU_ACCEL, QEMU_SMP, RUN_TAG.
+# NO_BUILD=1 (boot the existing build), QEMU_ACCEL, QEMU_SMP, RUN_TAG;
+# BOOT_CHECK, BOOT_ARGS, BOOTCONFIG, BOOTCONFIG_TOOL: see harness/boot.sh.
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-check}
@@ -62,8 +63,20 @@ kargs=
 # emulator after a completed text_poke_bp() (an Oops in
 # ttwu_do_activate, on the vCPU that had just patched it).
 [ "${RUN_TAG:-}" = stress ] && kargs="kunit.filter_glob=tracing_map*"
+# make check's boot step (harness/boot.sh): its kernel arguments, and a
+# bootconfig appended to a copy of the initramfs; no KUnit there, the
+# tests boot runs it
+boot_initrd=$initrd
+if [ -n "${BOOTCONFIG:-}" ]; then
+	boot_initrd=$initrd.boot
+	cp "$initrd" "$boot_initrd"
+	"${BOOTCONFIG_TOOL:?}" -a "$BOOTCONFIG" "$boot_initrd" >/dev/null ||
+		die "cannot append $BOOTCONFIG to the initramfs"
+	kargs="$kargs bootconfig"
+fi
+[ "${BOOT_CHECK:-0}" = 1 ] && kargs="$kargs kunit.enable=0 ${BOOT_ARGS:-}"
 qemu=(qemu-system-x86_64 -machine pc -accel "${QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp "$smp" "${icount[@]}" -m "$mem"
-      -kernel "$build/arch/x86/boot/bzImage" -initrd "$initrd"
+      -kernel "$build/arch/x86/boot/bzImage" -initrd "$boot_initrd"
       -append "console=ttyS0 $oops $kargs panic=-1 rdinit=/init"
       -no-reboot -nic none)
 # make profile: a gdb stub on localhost
