@@ -14,18 +14,17 @@
 
 base=$("$HARNESS_DIR/fetch-base.sh")
 tool=$CACHE_DIR/bootconfig/bootconfig
-if [ ! -x "$tool" ] || [ "$(cat "$tool.src" 2>/dev/null)" != "$base" ]; then
+stamp="$base $(base_version "$base") $(cat "$base/.harness-unpacked" 2>/dev/null || true)"
+if [ ! -x "$tool" ] || [ "$(cat "$tool.src" 2>/dev/null)" != "$stamp" ]; then
 	say "boot: building tools/bootconfig of the base"
 	rm -rf "$CACHE_DIR/bootconfig"
 	mkdir -p "$CACHE_DIR/bootconfig"
 	make -s -C "$base/tools/bootconfig" OUTPUT="$CACHE_DIR/bootconfig/" \
 		"$CACHE_DIR/bootconfig/bootconfig" >"$CACHE_DIR/bootconfig/build.log" 2>&1 ||
 		{ cat "$CACHE_DIR/bootconfig/build.log" >&2; die "cannot build tools/bootconfig"; }
-	echo "$base" >"$tool.src"
+	echo "$stamp" >"$tool.src"
 fi
-# the bootconfig must parse before it is booted with
-"$tool" "$HARNESS_DIR/boot/bootconfig" >/dev/null ||
-	die "harness/boot/bootconfig does not parse"
+# (a bootconfig that does not parse fails run.sh's "bootconfig -a")
 
 tag=${RUN_TAG:-boot}
 BOOT_CHECK=1 BOOT_PART=cmdline \

@@ -44,12 +44,14 @@ export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export KBUILD_BUILD_TIMESTAMP='2024-01-01 00:00:00 UTC' KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=harness
 
-own_c=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- \
-	'kernel/*.c' 'samples/*.c' | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+own_src=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- \
+	'kernel/*.[ch]' 'samples/*.[ch]' | while read -r f; do if [ -f "$f" ]; then echo "$f"; fi; done)
+own_c=$(for f in $own_src; do case $f in *.c) echo "$f" ;; esac; done)
 # libgcc helpers for 64-bit division (x86, arm EABI, powerpc and riscv
 # names) the kernel does not provide (64-bit shifts it does), and the
-# atomic fallbacks' link-time errors
-bad_syms='^(__(u?div|u?mod|udivmod)di3|__aeabi_u?ldivmod|raw_cmpxchg64.*_not_implemented|raw_xchg64.*_not_implemented|__xchg_called_with_bad_pointer|__cmpxchg_called_with_bad_pointer|__bad_cmpxchg|__bad_xchg)$'
+# stand-ins the atomic fallbacks leave for an operation an architecture
+# lacks (a link error)
+bad_syms='^(__u?(div|mod)di3|__u?divmoddi4|__aeabi_u?ldivmod|raw_(cmp)?xchg(64|128)?(_[a-z]+)?_not_implemented|__bad_(cmp)?xchg|__(cmp)?xchg_called_with_bad_pointer)$'
 series=$(base_version "$src" | cut -d. -f1,2)
 # Options a base cannot have on an architecture, with the reason:
 # harness/config/cross-unavailable.txt, "<base> <arch> <option>...".
@@ -73,7 +75,8 @@ cross_boot_i386() {	# build dir
 		grep -E -m5 'Oops|BUG:|WARNING:|panic' "$log" >&2
 		return 1
 	fi
-	want=$(grep -cE '^[[:space:]]*# Subtest: ' "$log" || true)
+	# suites only (a parameterised case's subtests are indented deeper)
+	want=$(grep -cE '^    # Subtest: ' "$log" || true)
 	if grep -qE '^[[:space:]]*not ok [0-9]+ ' "$log" || [ "$want" -eq 0 ]; then
 		grep -E '^[[:space:]]*not ok' "$log" >&2
 		say "cross i386: KUnit failed or did not run ($want suites)"
@@ -138,19 +141,21 @@ for a in $arches; do
 		failed+=("$a (build)")
 		continue
 	fi
+	command -v "${prefix}nm" >/dev/null || die "cross $a: no ${prefix}nm"
 	built=0
 	for f in $own_c; do
 		o=${f%.c}.o
 		[ -f "$out/$o" ] || continue
 		built=$((built + 1))
-		syms=$("${prefix}nm" -u "$out/$o" 2>/dev/null | awk '{ print $NF }' | grep -E "$bad_syms" || true)
+		syms=$("${prefix}nm" -u "$out/$o") || die "cross $a: ${prefix}nm $o failed"
+		syms=$(echo "$syms" | awk '{ print $NF }' | { grep -E "$bad_syms" || true; })
 		if [ -n "$syms" ]; then
 			say "cross $a: $o needs $(echo $syms)"
 			failed+=("$a ($o)")
 		fi
 	done
 	warn=$({ grep -E 'warning:' "$out/cross.log" || true; } | while read -r l; do
-		for f in $own_c; do
+		for f in $own_src; do
 			case $l in *"$f:"*) echo "$l"; break ;; esac
 		done
 	done | sort -u)

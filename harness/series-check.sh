@@ -39,12 +39,16 @@ g clean -q -fdx
 g -c user.name=harness -c user.email=harness@localhost am -q $patches ||
 	{ g am --abort 2>/dev/null; die "the series does not apply with git am"; }
 g diff --quiet series check || die "git am gave another tree than make series"
+# DCO: every commit signed off by its author, as git am read them (a
+# quoted or encoded From: is decoded)
+for c in $(g rev-list base..check); do
+	author=$(g log -1 --format='%an <%ae>' "$c")
+	g log -1 --format=%B "$c" | grep -qxF "Signed-off-by: $author" ||
+		die "$(g log -1 --format=%s "$c"): no Signed-off-by of its author ($author)"
+done
 
-# DCO: every commit signed off by its author
+# Cc: lines from get_maintainer.pl in every patch
 for p in $patches; do
-	from=$(sed -n 's/^From: //p' "$p" | head -n 1)
-	grep -qxF "Signed-off-by: $from" "$p" ||
-		die "$(basename "$p"): no Signed-off-by of its author ($from)"
 	grep -q '^Cc: ' "$p" || die "$(basename "$p"): no Cc: from get_maintainer.pl"
 done
 

@@ -37,12 +37,17 @@ if [ -z "$identity" ]; then
 	e=$(git -C "$REPO_DIR" config user.email 2>/dev/null || true)
 	[ -n "$n" ] && [ -n "$e" ] && identity="$n <$e>"
 fi
-identity_ok() { # "Name <email>"
+identity_ok() { # "Name <email>": one space before "<", no control
+	# characters or double quotes (mail headers would carry them, and
+	# git am reads quotes away), a domain that is not reserved (trailing
+	# dot ignored)
 	local domain
-	[[ $1 =~ ^[^\<\>@]*[^[:space:]\<\>@][^\<\>@]*\ \<[^\<\>@[:space:]]+@([^\<\>@[:space:]]+\.[^\<\>@[:space:]]+)\>$ ]] || return 1
-	domain=${BASH_REMATCH[1],,}
+	[[ $1 =~ [[:cntrl:]\"] ]] && return 1
+	[[ $1 =~ ^[^\<\>@[:space:]]([^\<\>@]*[^\<\>@[:space:]])?\ \<[^\<\>@[:space:]]+@([^\<\>@[:space:]]+\.[^\<\>@[:space:]]+)\>$ ]] || return 1
+	domain=${BASH_REMATCH[2],,}
+	domain=${domain%.}
 	[[ $domain =~ (^|\.)(example|invalid|test|localhost|local)$ ]] && return 1
-	[[ $domain =~ ^example\.(com|net|org)$ ]] && return 1
+	[[ $domain =~ (^|\.)example\.(com|net|org)$ ]] && return 1
 	return 0
 }
 if ! identity_ok "$identity"; then
@@ -106,8 +111,9 @@ patch -s -p1 --batch --forward --fuzz=0 --no-backup-if-mismatch "$final_maint" <
 	die "$MAINTAINERS_PATCH does not apply"
 # The entry's maintainer is the submitter (the patch names the project's
 # own identity, which the overlay keeps).
+[ "$(grep -cE '^\+M:' "$patch_dir/$MAINTAINERS_PATCH" || true)" = 1 ] ||
+	die "$MAINTAINERS_PATCH: one M: line expected"
 entry_m=$(grep -E '^\+M:' "$patch_dir/$MAINTAINERS_PATCH" | sed 's/^+M:[[:space:]]*//')
-[ "$(echo "$entry_m" | wc -l)" = 1 ] || die "$MAINTAINERS_PATCH: one M: line expected"
 submitter_maint() { # MAINTAINERS on stdin, the entry's M: line the submitter's
 	awk -v old="M:	$entry_m" -v new="M:	$identity" '$0 == old { $0 = new } { print }'
 }
@@ -248,6 +254,9 @@ series = '.'.join(sys.argv[3].split('.')[:2])
 subst = {'@BASE_VERSION@': sys.argv[3], '@BASE_SERIES@': series,
          '@BASE_PKG@': sys.argv[4], '@BENCH_TABLE@': table,
          '@BENCH_MEMORY@': memory}
+unknown = sorted(set(re.findall('@[A-Z_]+@', '\n'.join(text))) - set(subst))
+if unknown:
+    sys.exit('cover.txt: unknown ' + ', '.join(unknown))
 text = [re.sub('@[A-Z_]+@', lambda m: subst[m.group(0)], l) for l in text]
 s = open(path).read()
 s = s.replace('*** SUBJECT HERE ***', text[0], 1)
@@ -259,9 +268,11 @@ EOF
 # all of them.
 all_cc=$(mktemp -p "$(dirname "$final_maint")" "$(basename "$final_maint").XXXX")
 cc_of() { # patch -> one address per line
-	(cd "$repo" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
-		--no-git-fallback --no-tree "$1") |
-		grep -vxF "$identity" | grep -v "<$sub_email>" || true
+	local who
+	who=$(cd "$repo" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
+		--no-git-fallback --no-tree "$1") ||
+		die "get_maintainer.pl failed on $(basename "$1")"
+	echo "$who" | grep -vxF "$identity" | grep -vF "<$sub_email>" || true
 }
 add_cc() { # patch, addresses file
 	python3 - "$1" "$2" <<'PY'

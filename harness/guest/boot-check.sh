@@ -102,7 +102,7 @@ esac
 
 # nothing of the boot's setup refused (trace_boot.c and trace_events.c
 # say so on the console)
-bad=$(dmesg | grep -E 'Failed to (apply hist trigger|register trigger|add synthetic event)|hist(\.[a-z]+)* requires')
+bad=$(dmesg | grep -E 'Failed to |hist[^ ]* (requires|exceeds)|CONFIG_[A-Z_]+ is not set')
 [ -z "$bad" ]; t=$?
 result "boot - the kernel refused nothing of the boot-time setup" $t
 [ $t = 0 ] || echo "$bad"
