@@ -19,8 +19,13 @@
 #include <linux/workqueue.h>
 
 #define LHK_N		4
-/* rounds a measurement disturbed by the kernel's own sections may take */
-#define LHK_ROUNDS	3
+/*
+ * Rounds a measurement disturbed by the kernel's own sections, or by the
+ * emulator's host, may take; LHK_PAUSE ms apart, so that a disturbance
+ * lasting a while does not spoil every round
+ */
+#define LHK_ROUNDS	6
+#define LHK_PAUSE	300
 /*
  * Microseconds a section may take beyond what it waits: the triggers'
  * own work on the enabling event (the DEBUG kernel under emulation is
@@ -239,6 +244,7 @@ static void lhk_test_sections(struct kunit *test)
 			break;
 		kunit_info(test, "round %u: %u window(s) off, once more\n",
 			   round, bad);
+		msleep(LHK_PAUSE);
 	}
 	for (i = 0; i < ARRAY_SIZE(windows); i++) {
 		const struct lhk_window *w = &windows[i];
