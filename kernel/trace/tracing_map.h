@@ -56,6 +56,8 @@ struct tracing_map;
 /**
  * struct tracing_map_elt - one aggregation bucket of a tracing_map
  * @map: the map this element belongs to
+ * @hash: 32-bit kernels only: the hash of the element's key, which a
+ *	slot cannot hold there (see tracing_map_slot_t)
  * @fields: one 64-bit counter per sum field, indexed by field index (key
  *	fields that come after the last sum field take no room); use
  *	tracing_map_update_sum() and tracing_map_read_sum()
