@@ -68,12 +68,18 @@ cross_boot_i386() {	# build dir
 	say "cross i386: kernel build and KUnit boot (log: $log)"
 	"${kmake[@]}" bzImage >>"$out/cross.log" 2>&1 ||
 		{ grep -E 'error|Error' "$out/cross.log" | head -20 >&2; return 1; }
-	timeout 900 qemu-system-i386 -M pc -m 1024 -smp 2 -nographic -no-reboot \
+	# One vCPU: with two (ACPI lists both), patching a static call's
+	# trampoline as a tracepoint is enabled met a stale int3 on the other
+	# vCPU under TCG ("Oops: int3" in __SCT__tp_func_sched_switch).
+	timeout 900 qemu-system-i386 -M pc -m 1024 -smp 1 -nographic -no-reboot \
 		-kernel "$out/arch/x86/boot/bzImage" \
 		-append "console=ttyS0 panic=-1 oops=panic" >"$log" 2>&1 </dev/null || true
 	if grep -qE 'Oops|BUG:|WARNING:|Kernel panic - not syncing: (Fatal|Oops)' "$log"; then
 		grep -E -m5 'Oops|BUG:|WARNING:|panic' "$log" >&2
 		return 1
+	fi
+	if grep -q 'Marking TSC unstable' "$log"; then
+		say "cross i386: the guest's TSC is not used: $(grep -m1 -E 'tsc: Marking' "$log")"
 	fi
 	# suites only (a parameterised case's subtests are indented deeper)
 	want=$(grep -cE '^    # Subtest: ' "$log" || true)

@@ -16,6 +16,7 @@
 #include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
+#include <linux/trace_clock.h>
 #include <linux/workqueue.h>
 
 #define LHK_N		4
@@ -153,6 +154,31 @@ static void lhk_preempt_inside(void)
 	local_irq_restore(flags);
 }
 
+/*
+ * The nanoseconds from one value of the group's trace clock to the next,
+ * U64_MAX if it stands still for 10 ms.  Where the kernel could not
+ * calibrate the TSC, sched_clock() counts in jiffies, and sections of
+ * 1 to 7 ms all come out as 0 or a tick.
+ */
+static u64 lhk_clock_step(void)
+{
+	u64 t[3];
+	unsigned int i, n;
+
+	t[0] = trace_clock_local();
+	for (n = 1; n < ARRAY_SIZE(t); n++) {
+		for (i = 0; i < 1000; i++) {
+			lhk_busy(10);
+			t[n] = trace_clock_local();
+			if (t[n] != t[n - 1])
+				break;
+		}
+		if (i == 1000)
+			return U64_MAX;
+	}
+	return t[2] - t[1];
+}
+
 /* @want samples of @hist, from @lo to @hi - 1 microseconds */
 struct lhk_window {
 	const char	*hist;
@@ -190,6 +216,7 @@ static void lhk_test_sections(struct kunit *test)
 	u64 got[ARRAY_SIZE(windows)];
 	unsigned int i, round, bad = 0;
 	struct lh_hist *pio;
+	u64 step;
 	struct lh_group *g;
 	int cpu;
 
@@ -200,6 +227,11 @@ static void lhk_test_sections(struct kunit *test)
 	 */
 	if (IS_ENABLED(CONFIG_KASAN))
 		kunit_skip(test, "section lengths are not measurable under KASAN");
+
+	step = lhk_clock_step();
+	KUNIT_ASSERT_LE_MSG(test, step, 50 * NSEC_PER_USEC,
+			    "the trace clock moves in steps of %llu ns (a clock in jiffies?): sections cannot be told apart",
+			    step);
 
 	pio = lhk_hist(test, "preemptirqsoff");
 	KUNIT_ASSERT_NOT_NULL(test, pio);
