@@ -155,28 +155,33 @@ static void lhk_preempt_inside(void)
 }
 
 /*
- * The nanoseconds from one value of the group's trace clock to the next,
- * U64_MAX if it stands still for 10 ms.  Where the kernel could not
- * calibrate the TSC, sched_clock() counts in jiffies, and sections of
- * 1 to 7 ms all come out as 0 or a tick.
+ * The smallest step of the group's trace clock seen in 8 steps, U64_MAX
+ * if it stands still for 10 ms.  Each step is timed from one change of
+ * the clock to the next (an interrupt may stretch one, not all of them).
+ * Where the kernel could not calibrate the TSC, sched_clock() counts in
+ * jiffies, and sections of 1 to 7 ms all come out as 0 or a tick.
  */
 static u64 lhk_clock_step(void)
 {
-	u64 t[3];
+	u64 prev, t = 0, step = U64_MAX;
 	unsigned int i, n;
 
-	t[0] = trace_clock_local();
-	for (n = 1; n < ARRAY_SIZE(t); n++) {
-		for (i = 0; i < 1000; i++) {
-			lhk_busy(10);
-			t[n] = trace_clock_local();
-			if (t[n] != t[n - 1])
+	prev = trace_clock_local();
+	for (n = 0; n <= 8; n++) {
+		for (i = 0; i < 10000; i++) {
+			lhk_busy(1);
+			t = trace_clock_local();
+			if (t != prev)
 				break;
 		}
-		if (i == 1000)
+		if (i == 10000)
 			return U64_MAX;
+		/* the first change only starts the count */
+		if (n)
+			step = min(step, t - prev);
+		prev = t;
 	}
-	return t[2] - t[1];
+	return step;
 }
 
 /* @want samples of @hist, from @lo to @hi - 1 microseconds */
