@@ -3,7 +3,8 @@
 #   initramfs.sh VARIANT BUILD_DIR MODE OUT.cpio.gz
 # Environment: TESTS (regex on test paths/names), EXTRA_TESTS (a directory
 # of .tc files run as one more suite), FUZZ_SCRIPT and FUZZ_FLAGS (mode fuzz),
-# STRESS_SHORT (the length of make stress's cases).
+# STRESS_SHORT (the length of make stress's cases), DEBIAN_USERLAND (the
+# series' tests run a second time under a Debian userland: below).
 . "$(dirname "$0")/lib.sh"
 
 variant=$1 build=$2 mode=$3 out=$4
@@ -35,7 +36,7 @@ ln -s dash "$root/bin/sh"
 copy_prog /usr/bin/nice usr/bin/nice
 # Small guest tools of our own (busybox has no such applets), one per
 # harness/guest/*.c, linked statically so that they need no libraries:
-# poll (poll(2) for the hist poll tests), fuzz (the make fuzz executor),
+# fuzz (the make fuzz executor),
 # ... Each becomes /bin/<name>.
 for c in "$HARNESS_DIR"/guest/*.c; do
 	gcc -static -O2 -Wall -pthread -o "$root/bin/$(basename "$c" .c)" "$c" ||
@@ -52,18 +53,33 @@ printf '127.0.0.1\tlocalhost\n::1\tlocalhost\n' >"$root/etc/hosts"
 # base's upstream tests; for "ours" also the project's own cases), with our
 # own cases added from the repository for both variants.
 cp -rL "$src/tools/testing/selftests/ftrace" "$root/ftrace"
-# A base whose selftest Makefile builds helper programs (7.3: poll, which
-# trigger-hist-poll.tc runs as $FTRACETEST_ROOT/poll): built here, static.
-for c in "$root"/ftrace/*.c; do
-	[ -f "$c" ] || continue
-	gcc -static -O2 -Wall -o "${c%.c}" "$c" || die "cannot build the base's $(basename "$c")"
-done
 (cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- tools/testing/selftests/ftrace) |
 	while read -r f; do
 		[ -f "$REPO_DIR/$f" ] || continue
 		mkdir -p "$root/ftrace/$(dirname "${f#tools/testing/selftests/ftrace/}")"
 		cp "$REPO_DIR/$f" "$root/ftrace/${f#tools/testing/selftests/ftrace/}"
 	done
+# The helper programs the selftest Makefile builds (TEST_GEN_FILES: 7.3's
+# poll, our hist-poll and latency-sleeper), which the tests run as
+# $FTRACETEST_ROOT/<name>.  Ours: by that Makefile (so that it is proved
+# to build them), linked statically; stock's tree lacks our Makefile
+# change, so there (and for any program it leaves out) by gcc.
+if [ "$variant" = ours ]; then
+	gen=$(mktemp -d)
+	make -s -C "$src/tools/testing/selftests/ftrace" OUTPUT="$gen" LDFLAGS=-static \
+		CFLAGS='-O2 -Wall -Werror' >&2 || die "the ftrace selftest Makefile does not build its programs"
+	for c in "$root"/ftrace/*.c; do
+		[ -f "$c" ] || continue
+		[ -x "$gen/$(basename "$c" .c)" ] ||
+			die "the ftrace selftest Makefile does not build $(basename "$c" .c)"
+		cp "$gen/$(basename "$c" .c)" "${c%.c}"
+	done
+	rm -rf "$gen"
+fi
+for c in "$root"/ftrace/*.c; do
+	[ -f "$c" ] && [ ! -x "${c%.c}" ] || continue
+	gcc -static -O2 -Wall -Werror -o "${c%.c}" "$c" || die "cannot build the selftests' $(basename "$c")"
+done
 
 # Upstream tests of features the project has not written yet: not run on
 # our kernel, reported as skipped with the reason (harness/config/pending.txt).
@@ -125,15 +141,70 @@ if [ "$variant" = ours ]; then
 	done
 	[ "$n" -gt 0 ] || die "no runnable example in Documentation/trace"
 fi
+# A Debian userland in /debian/bin: bash, coreutils, grep, sed and gawk
+# (as awk) from the host, with their libraries.  gawk is not installed on
+# the host (it would become the host's awk): its package and its library's
+# are unpacked into the cache.
+debian_userland() {
+	local d=$CACHE_DIR/debian-userland p deb lib
+	if [ ! -x "$d/usr/bin/gawk" ]; then
+		rm -rf "$d.new" && mkdir -p "$d.new/debs"
+		# (a machine whose package lists are empty updates them first)
+		(cd "$d.new/debs" && { apt-get download gawk libsigsegv2 >/dev/null 2>&1 ||
+			{ apt-get update -qq >/dev/null && apt-get download gawk libsigsegv2 >/dev/null 2>&1; }; }) ||
+			die "cannot download gawk and libsigsegv2 from the package archive"
+		for deb in "$d.new"/debs/*.deb; do
+			dpkg-deb -x "$deb" "$d.new" || die "cannot unpack $deb"
+		done
+		rm -rf "$d" && mv "$d.new" "$d"
+	fi
+	mkdir -p "$root/debian/bin"
+	for p in /usr/bin/bash /usr/bin/grep /usr/bin/sed \
+		$(dpkg -L coreutils | grep -E '^(/usr)?/bin/[^/]+$'); do
+		[ -x "$p" ] && [ ! -L "$p" ] || continue
+		copy_prog "$p" "debian/bin/$(basename "$p")"
+	done
+	# gawk and the library the host lacks
+	cp "$d/usr/bin/gawk" "$root/debian/bin/gawk"
+	ln -s gawk "$root/debian/bin/awk"
+	LD_LIBRARY_PATH=$d/usr/lib/x86_64-linux-gnu ldd "$d/usr/bin/gawk" |
+		grep -oE '/[^ ]+\.so[^ ]*' | while read -r lib; do
+			mkdir -p "$root/$(dirname "${lib#"$d"}")"
+			cp -L "$lib" "$root/${lib#"$d"}"
+		done
+	[ -x "$root/debian/bin/env" ] && [ -x "$root/debian/bin/echo" ] ||
+		die "no coreutils in the Debian userland"
+	LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu "$root/debian/bin/gawk" 'BEGIN { exit 0 }' ||
+		die "the Debian userland's gawk does not run"
+}
+# the series' own cases (not the harness's checks of the guest)
+series_tc=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- 'tools/testing/selftests/ftrace/test.d/*.tc' |
+	sed 's|^tools/testing/selftests/ftrace/||')
 ours_tc=$( (cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- 'tools/testing/selftests/ftrace/test.d/*.tc' |
 	sed 's|^tools/testing/selftests/ftrace/||'); cd "$root/ftrace" && ls test.d/harness/*.tc)
+# The series' tests once more under a Debian userland: /debian/bin first
+# in PATH, ftracetest run by bash.  DEBIAN_USERLAND=1|0, by default on in
+# make check but on the DEBUG kernel (its time).
+du=${DEBIAN_USERLAND:-}
+if [ -z "$du" ]; then
+	du=0
+	if [ "$mode" = check ] && [ "${BOOT_CHECK:-0}" != 1 ] &&
+		! grep -qx 'CONFIG_KASAN=y' "$build/.config"; then
+		du=1
+	fi
+fi
+[ "$du" = 1 ] && debian_userland
 {
 	# suite name, then its files
 	echo "ours $(select_tc $ours_tc | tr '\n' ' ')"
-	echo "upstream-trigger $(select_tc test.d/trigger | tr '\n' ' ')"
+	# upstream's trigger tests: test.d/trigger but the series' cases there
+	echo "upstream-trigger $(select_tc test.d/trigger | { grep -vxF "$series_tc" || true; } | tr '\n' ' ')"
 	echo "upstream-synth $(select_tc test.d/dynevent/add_remove_synth.tc \
 		test.d/dynevent/test_duplicates.tc test.d/dynevent/clear_select_events.tc \
 		test.d/dynevent/generic_clear_event.tc | tr '\n' ' ')"
+	if [ "$du" = 1 ]; then
+		echo "ours-debian $(select_tc $series_tc | tr '\n' ' ')"
+	fi
 	if [ -n "${EXTRA_TESTS:-}" ]; then
 		[ -d "$EXTRA_TESTS" ] || die "EXTRA_TESTS=$EXTRA_TESTS is not a directory"
 		mkdir -p "$root/ftrace/test.d/extra"

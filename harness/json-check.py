@@ -4,8 +4,9 @@
 
     json-check.py RESULTS_LOG
 
-test.d/hist/hist-json.tc writes each hist.json it reads to the
-results port as
+test.d/trigger/hist-json.tc keeps each hist.json it reads in
+$HIST_JSON_DIR, which the guest's init sets and sends to the results
+port as
 
     @@JSON-BEGIN <name>
     @@J <line of the document>

@@ -61,7 +61,7 @@ if [ -d $L ]; then
 	echo "-- the triggers enabling them made (events/sched/sched_switch/trigger):"
 	grep -v '^#' $T/events/sched/sched_switch/trigger
 	# a SCHED_FIFO task (priority 50) sleeping 40 times 2 ms, and some load
-	/bin/sleeper 40 2000 50 &
+	/ftrace/latency-sleeper 40 2000 50 &
 	for i in 1 2 3; do ls -R /sys/kernel/tracing/events >/dev/null; done
 	wait
 	for d in wakeup missed_timer_offsets; do
