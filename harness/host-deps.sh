@@ -5,7 +5,7 @@
 
 need=(qemu-system-x86 busybox-static bc bison flex libelf-dev libssl-dev
       cpio ccache xz-utils gcc libc6-dev make perl patch dash kmod python3
-      git "$@")
+      git trace-cmd libtracefs-dev libtraceevent-dev pkg-config "$@")
 missing=()
 for p in "${need[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

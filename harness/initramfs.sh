@@ -42,6 +42,17 @@ for c in "$HARNESS_DIR"/guest/*.c; do
 	gcc -static -O2 -Wall -pthread -o "$root/bin/$(basename "$c" .c)" "$c" ||
 		die "cannot build $c (needs gcc and a static libc)"
 done
+# Real clients of the tracefs ABI, from Debian's packages (make diff's
+# clients-*.tc probes): trace-cmd with its libraries, and
+# harness/clients/tracefs-client.c linked statically with libtracefs.
+copy_prog /usr/bin/trace-cmd bin/trace-cmd
+# shellcheck disable=SC2046
+gcc -static -O2 -Wall -Werror -o "$root/bin/tracefs-client" "$HARNESS_DIR/clients/tracefs-client.c" \
+	$(pkg-config --cflags --libs --static libtracefs) -ldl 2>"$root/tracefs-client.log" || {
+	cat "$root/tracefs-client.log" >&2
+	die "cannot build harness/clients/tracefs-client.c against libtracefs"
+}
+rm -f "$root/tracefs-client.log"
 echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
 echo 'root:x:0:' >"$root/etc/group"
 printf '127.0.0.1\tlocalhost\n::1\tlocalhost\n' >"$root/etc/hosts"
