@@ -80,7 +80,7 @@ cross_boot_i386() {	# build dir
 		return 1
 	fi
 	if grep -q 'Marking TSC unstable' "$log"; then
-		say "cross i386: the guest's TSC is not used: $(grep -m1 -E 'tsc: Marking' "$log")"
+		say "cross i386: the guest marked its TSC unstable: $(grep -m1 -E 'tsc: Marking' "$log")"
 	fi
 	# suites only (a parameterised case's subtests are indented deeper)
 	want=$(grep -cE '^    # Subtest: ' "$log" || true)

@@ -78,11 +78,12 @@ cp -rL "$src/tools/testing/selftests/ftrace" "$root/ftrace"
 if [ "$variant" = ours ]; then
 	gen=$(mktemp -d)
 	make -s -C "$src/tools/testing/selftests/ftrace" OUTPUT="$gen" LDFLAGS=-static \
-		CFLAGS='-O2 -Wall -Werror' >&2 || die "the ftrace selftest Makefile does not build its programs"
+		CFLAGS='-O2 -Wall -Werror' >&2 ||
+		{ rm -rf "$gen"; die "the ftrace selftest Makefile does not build its programs"; }
 	for c in "$root"/ftrace/*.c; do
 		[ -f "$c" ] || continue
 		[ -x "$gen/$(basename "$c" .c)" ] ||
-			die "the ftrace selftest Makefile does not build $(basename "$c" .c)"
+			{ rm -rf "$gen"; die "the ftrace selftest Makefile does not build $(basename "$c" .c)"; }
 		cp "$gen/$(basename "$c" .c)" "${c%.c}"
 	done
 	rm -rf "$gen"
@@ -183,8 +184,9 @@ debian_userland() {
 			mkdir -p "$root/$(dirname "${lib#"$d"}")"
 			cp -L "$lib" "$root/${lib#"$d"}"
 		done
-	[ -x "$root/debian/bin/env" ] && [ -x "$root/debian/bin/echo" ] ||
-		die "no coreutils in the Debian userland"
+	for p in bash grep sed env echo; do
+		[ -x "$root/debian/bin/$p" ] || die "no $p in the Debian userland"
+	done
 	LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu "$root/debian/bin/gawk" 'BEGIN { exit 0 }' ||
 		die "the Debian userland's gawk does not run"
 }
@@ -195,15 +197,18 @@ ours_tc=$( (cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard 
 	sed 's|^tools/testing/selftests/ftrace/||'); cd "$root/ftrace" && ls test.d/harness/*.tc)
 # The series' tests once more under a Debian userland: /debian/bin first
 # in PATH, ftracetest run by bash.  DEBIAN_USERLAND=1|0, by default on in
-# make check but on the DEBUG kernel (its time).
+# make check of our kernel but on the DEBUG kernel (its time), and only
+# when TESTS selects some of the series' cases.
+debian_tc=$(select_tc $series_tc)
 du=${DEBIAN_USERLAND:-}
 if [ -z "$du" ]; then
 	du=0
-	if [ "$mode" = check ] && [ "${BOOT_CHECK:-0}" != 1 ] &&
+	if [ "$variant" = ours ] && [ "$mode" = check ] && [ "${BOOT_CHECK:-0}" != 1 ] &&
 		! grep -qx 'CONFIG_KASAN=y' "$build/.config"; then
 		du=1
 	fi
 fi
+[ -n "$debian_tc" ] || du=0
 [ "$du" = 1 ] && debian_userland
 {
 	# suite name, then its files
@@ -214,7 +219,7 @@ fi
 		test.d/dynevent/test_duplicates.tc test.d/dynevent/clear_select_events.tc \
 		test.d/dynevent/generic_clear_event.tc | tr '\n' ' ')"
 	if [ "$du" = 1 ]; then
-		echo "ours-debian $(select_tc $series_tc | tr '\n' ' ')"
+		echo "ours-debian $(echo "$debian_tc" | tr '\n' ' ')"
 	fi
 	if [ -n "${EXTRA_TESTS:-}" ]; then
 		[ -d "$EXTRA_TESTS" ] || die "EXTRA_TESTS=$EXTRA_TESTS is not a directory"

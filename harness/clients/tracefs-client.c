@@ -11,8 +11,9 @@
  *
  * Events come from the events' inject files, so that everything printed
  * is known: the commands libtracefs wrote, the trigger files and the
- * histograms.  harness/guest/tests/clients-libtracefs.tc compares the
- * output with what stock prints.  Exit status 0 when every call worked.
+ * histograms.  make diff's probe harness/differential/clients-libtracefs.tc
+ * compares the output with what stock prints.  Exit status 0 when every
+ * call worked.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,11 +35,21 @@ static void fail(const char *fmt, ...)
 	failed = 1;
 }
 
-/* writes @text to the top instance's file @file */
+/* writes @text to the top instance's file @file (opened with O_TRUNC) */
 static void put(const char *file, const char *text)
 {
 	if (tracefs_instance_file_write(NULL, file, text) < 0)
 		fail("write '%s' to %s", text, file);
+}
+
+/*
+ * appends @text to the top instance's trigger file @file: an open with
+ * O_TRUNC would remove every trigger there first
+ */
+static void add(const char *file, const char *text)
+{
+	if (tracefs_instance_file_append(NULL, file, text) < 0)
+		fail("append '%s' to %s", text, file);
 }
 
 /*
@@ -191,7 +202,7 @@ static int do_sql(struct tep_handle *tep)
 	show("events/sched/sched_switch/trigger", 1);
 
 	/* the synthetic event's own histogram: one entry per wakeup ended */
-	put("events/synthetic/zz_wlat/trigger",
+	add("events/synthetic/zz_wlat/trigger",
 	    "hist:keys=pid,prio:vals=hitcount:sort=pid");
 	waking("zz_a", 100011, 120);
 	waking("yy_b", 12, 120);
@@ -201,8 +212,9 @@ static int do_sql(struct tep_handle *tep)
 	switch_to("zz_c", 100013, 97);
 	switch_to("zz_c", 100013, 97);
 	show("events/synthetic/zz_wlat/hist", 0);
-	put("events/synthetic/zz_wlat/trigger",
+	add("events/synthetic/zz_wlat/trigger",
 	    "!hist:keys=pid,prio:vals=hitcount:sort=pid");
+	show("events/synthetic/zz_wlat/trigger", 1);
 
 	if (tracefs_synth_destroy(synth))
 		fail("tracefs_synth_destroy");

@@ -155,26 +155,28 @@ static void lhk_preempt_inside(void)
 }
 
 /*
- * The smallest step of the group's trace clock seen in 8 steps, U64_MAX
- * if it stands still for 10 ms.  Each step is timed from one change of
- * the clock to the next (an interrupt may stretch one, not all of them).
- * Where the kernel could not calibrate the TSC, sched_clock() counts in
- * jiffies, and sections of 1 to 7 ms all come out as 0 or a tick.
+ * The smallest step of the clock the group's timestamps take
+ * (trace_clock_global(), the hist triggers' default) seen in 8 steps,
+ * U64_MAX if it stands still for 30 ms.  Each step is timed from one
+ * change of the clock to the next (an interrupt may stretch one, not all
+ * of them).  Where the kernel never calibrated the TSC, sched_clock()
+ * counts in jiffies, and sections of 1 to 7 ms all come out as 0 or a
+ * tick.
  */
 static u64 lhk_clock_step(void)
 {
 	u64 prev, t = 0, step = U64_MAX;
 	unsigned int i, n;
 
-	prev = trace_clock_local();
+	prev = trace_clock_global();
 	for (n = 0; n <= 8; n++) {
-		for (i = 0; i < 10000; i++) {
+		for (i = 0; i < 30000; i++) {
 			lhk_busy(1);
-			t = trace_clock_local();
+			t = trace_clock_global();
 			if (t != prev)
 				break;
 		}
-		if (i == 10000)
+		if (i == 30000)
 			return U64_MAX;
 		/* the first change only starts the count */
 		if (n)
@@ -234,6 +236,8 @@ static void lhk_test_sections(struct kunit *test)
 		kunit_skip(test, "section lengths are not measurable under KASAN");
 
 	step = lhk_clock_step();
+	KUNIT_ASSERT_NE_MSG(test, step, U64_MAX,
+			    "the trace clock stood still for 30 ms");
 	KUNIT_ASSERT_LE_MSG(test, step, 50 * NSEC_PER_USEC,
 			    "the trace clock moves in steps of %llu ns (a clock in jiffies?): sections cannot be told apart",
 			    step);
