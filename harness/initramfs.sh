@@ -4,7 +4,7 @@
 # Environment: TESTS (regex on test paths/names), EXTRA_TESTS (a directory
 # of .tc files run as one more suite), FUZZ_SCRIPT and FUZZ_FLAGS (mode fuzz),
 # STRESS_SHORT (the length of make stress's cases), DEBIAN_USERLAND (the
-# series' tests run a second time under a Debian userland: below).
+# series' tests under a Debian userland: below).
 . "$(dirname "$0")/lib.sh"
 
 variant=$1 build=$2 mode=$3 out=$4
@@ -195,30 +195,36 @@ series_tc=$(cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard 
 	sed 's|^tools/testing/selftests/ftrace/||')
 ours_tc=$( (cd "$REPO_DIR" && git ls-files --cached --others --exclude-standard -- 'tools/testing/selftests/ftrace/test.d/*.tc' |
 	sed 's|^tools/testing/selftests/ftrace/||'); cd "$root/ftrace" && ls test.d/harness/*.tc)
-# The series' tests once more under a Debian userland: /debian/bin first
-# in PATH, ftracetest run by bash.  DEBIAN_USERLAND=1|0, by default on in
-# make check of our kernel but on the DEBUG kernel (its time), and only
-# when TESTS selects some of the series' cases.
+# The series' cases under a Debian userland (/debian/bin first in PATH,
+# ftracetest run by bash), in make check of our kernel.  DEBIAN_USERLAND:
+# 1, under busybox and again under Debian; only, under Debian alone; 0
+# (the default), under busybox alone.  .ci/run asks for "only" on the 7.3
+# base: each base runs them once, under busybox on 6.12 and under Debian
+# on 7.3.
 debian_tc=$(select_tc $series_tc)
-du=${DEBIAN_USERLAND:-}
-if [ -z "$du" ]; then
+du=${DEBIAN_USERLAND:-0}
+case $du in
+0|1|only) ;;
+*) die "DEBIAN_USERLAND=$du: 0, 1 or only" ;;
+esac
+if [ "$variant" != ours ] || [ "$mode" != check ] || [ "${BOOT_CHECK:-0}" = 1 ] ||
+	[ -z "$debian_tc" ]; then
 	du=0
-	if [ "$variant" = ours ] && [ "$mode" = check ] && [ "${BOOT_CHECK:-0}" != 1 ] &&
-		! grep -qx 'CONFIG_KASAN=y' "$build/.config"; then
-		du=1
-	fi
 fi
-[ -n "$debian_tc" ] || du=0
-[ "$du" = 1 ] && debian_userland
+[ "$du" = 0 ] || debian_userland
 {
 	# suite name, then its files
-	echo "ours $(select_tc $ours_tc | tr '\n' ' ')"
+	if [ "$du" = only ]; then
+		echo "ours $(select_tc $ours_tc | { grep -vxF "$series_tc" || true; } | tr '\n' ' ')"
+	else
+		echo "ours $(select_tc $ours_tc | tr '\n' ' ')"
+	fi
 	# upstream's trigger tests: test.d/trigger but the series' cases there
 	echo "upstream-trigger $(select_tc test.d/trigger | { grep -vxF "$series_tc" || true; } | tr '\n' ' ')"
 	echo "upstream-synth $(select_tc test.d/dynevent/add_remove_synth.tc \
 		test.d/dynevent/test_duplicates.tc test.d/dynevent/clear_select_events.tc \
 		test.d/dynevent/generic_clear_event.tc | tr '\n' ' ')"
-	if [ "$du" = 1 ]; then
+	if [ "$du" != 0 ]; then
 		echo "ours-debian $(echo "$debian_tc" | tr '\n' ' ')"
 	fi
 	if [ -n "${EXTRA_TESTS:-}" ]; then
