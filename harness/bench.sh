@@ -15,6 +15,7 @@
 # boots only for the 2-vCPU throughput and takes the rest from the last
 # run's guest logs (the instruction counts do not depend on host load,
 # the throughput does: for a second measurement on a quiet host).
+# BENCH_MEM_ONLY=1 measures and prints only the memory of idle triggers.
 . "$(dirname "$0")/lib.sh"
 
 outdir=${BENCH_OUT:-$REPO_DIR/out/bench}
@@ -43,8 +44,39 @@ for v in stock ours; do
 	while read -r _ label kb; do
 		cost[$v,mem$label]=$kb
 	done < <(grep '^@@BENCH-MEM ' "$results")
-	[ -n "${cost[$v,baseline]:-}" ] || die "no results from the $v guest"
+	[ "${BENCH_MEM_ONLY:-0}" = 1 ] || [ -n "${cost[$v,baseline]:-}" ] ||
+		die "no results from the $v guest"
+	[ -n "${cost[$v,mem1x131072]:-}" ] || die "no memory results from the $v guest"
 done
+
+memory_table() {
+	echo "memory (free memory drop, kB) of hist triggers on events that never fire;"
+	echo "per entry: the drop of one size=131072 trigger / 131072 (+value: vals=a"
+	echo "field; +variable: a variable of it; +stack: keys=common_stacktrace)"
+	printf '%-26s %9s %9s %7s %10s %10s\n' triggers stock ours ratio "stock B/e" "ours B/e"
+	for l in $(grep '^@@BENCH-MEM ' "$CACHE_DIR/logs/results-stock-bench.log" | awk '{ print $2 }'); do
+		awk -v l="$l" -v s="${cost[stock,mem$l]}" -v o="${cost[ours,mem$l]:-0}" 'BEGIN {
+			be = l ~ /^1x131072/
+			printf "%-26s %9d %9d %7.2f %10s %10s\n", l, s, o, (s > 0 ? o / s : 0),
+				be ? sprintf("%.1f", s * 1024 / 131072) : "-",
+				be ? sprintf("%.1f", o * 1024 / 131072) : "-"
+		}'
+	done
+	echo "ours only: values keeping minima and maxima, averages, quantiles"
+	printf '%-26s %9s %10s %14s\n' triggers ours "ours B/e" "over +value"
+	for l in $(grep '^@@BENCH-MEM x-' "$CACHE_DIR/logs/results-ours-bench.log" | awk '{ print $2 }'); do
+		awk -v l="$l" -v o="${cost[ours,mem$l]}" -v v="${cost[ours,mem1x131072+value]}" 'BEGIN {
+			printf "%-26s %9d %10.1f %+12.1f B\n", l, o, o * 1024 / 131072,
+				(o - v) * 1024 / 131072
+		}'
+	done
+}
+if [ "${BENCH_MEM_ONLY:-0}" = 1 ]; then
+	table=$outdir/bench-mem-$(date -u +%Y%m%d-%H%M%S).txt
+	memory_table | tee "$table"
+	say "bench: saved in $table"
+	exit 0
+fi
 
 # The throughput boot: 2 vCPUs, multi-threaded TCG, real time.
 for v in stock ours; do
@@ -133,13 +165,7 @@ table=$outdir/bench-$(date -u +%Y%m%d-%H%M%S).txt
 		}'
 	done
 	echo
-	echo "memory (MemFree drop, kB) of hist triggers on events that never fire"
-	printf '%-18s %14s %14s %7s\n' triggers stock ours ratio
-	for l in $(grep '^@@BENCH-MEM ' "$CACHE_DIR/logs/results-stock-bench.log" | awk '{ print $2 }'); do
-		awk -v l="$l" -v s="${cost[stock,mem$l]}" -v o="${cost[ours,mem$l]:-0}" 'BEGIN {
-			printf "%-18s %14d %14d %7.2f\n", l, s, o, (s > 0 ? o / s : 0)
-		}'
-	done
+	memory_table
 	echo
 	echo "same key (keys=fd), 2 vCPUs, multi-threaded TCG, real time (NOISY: host load shows)"
 	echo "speedup = events/s of two tasks on two CPUs / events/s of one task;"

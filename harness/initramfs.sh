@@ -300,6 +300,7 @@ fi
 	echo "BENCH_N=${BENCH_N:-200000}"
 	echo "BENCH_PROFILE='${BENCH_PROFILE:-}'"
 	echo "BENCH_SMP=${BENCH_SMP:-0}"
+	echo "BENCH_MEM_ONLY=${BENCH_MEM_ONLY:-0}"
 	echo "BENCH_SMP_N=${BENCH_SMP_N:-200000}"
 } >"$root/harness/env"
 # make fuzz: the generated script.

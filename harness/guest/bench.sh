@@ -98,13 +98,19 @@ run_rounds() { # rounds mode keys trigger...
 
 echo 0 > tracing_on
 
-# Memory: MemFree before and after hist triggers that never fire, on
-# idle syscall events: "@@BENCH-MEM label kB".  First of all modes, the
-# large one first: pages freed by an earlier mode wait on the per-CPU
-# free lists, which MemFree does not count, and a new allocation that
-# takes them from there would not show.
-memfree() { awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
-mem_idle() { # label size count
+# Memory: free memory before and after hist triggers that never fire,
+# on idle syscall events: "@@BENCH-MEM label kB".  First of all modes,
+# the large ones first.  Free memory is MemFree plus the pages waiting
+# on the per-CPU free lists (/proc/zoneinfo's pagesets), which MemFree
+# does not count: a mode freed pages there, and the next one taking them
+# back would otherwise not show.
+memfree() {
+	awk '/^MemFree:/ { kb = $2 }
+	     /^ +pagesets/ { p = 1 }
+	     p && /^ +count:/ { n += $2 }
+	     END { print kb + n * 4 }' /proc/meminfo /proc/zoneinfo
+}
+mem_idle() { # label size count [hist parameters after keys=...]
 	clear
 	sync
 	# what the previous mode freed (some of it after an RCU grace
@@ -115,8 +121,9 @@ mem_idle() { # label size count
 	for d in events/syscalls/sys_enter_*; do
 		case $d in *lseek) continue ;; esac
 		[ $n -lt $3 ] || break
-		echo "hist:keys=common_pid:size=$2" >> $d/trigger || {
+		echo "hist:keys=${4:-common_pid}:size=$2" >> $d/trigger || {
 			echo "@@BENCH-ERROR mem-$1: $d"
+			cat error_log
 			return
 		}
 		n=$((n + 1))
@@ -133,8 +140,21 @@ mem_idle() { # label size count
 }
 [ -z "${BENCH_PROFILE:-}" ] && [ "${BENCH_SMP:-0}" != 1 ] && {
 	mem_idle 1x131072 131072 1
+	# per feature, one size=131072 trigger: harness/bench.sh shows
+	# bytes per entry (a field that every event has: the preempt count)
+	mem_idle 1x131072+value 131072 1 "common_pid:vals=common_preempt_count"
+	mem_idle 1x131072+variable 131072 1 "common_pid:v0=common_preempt_count"
+	mem_idle 1x131072+stack 131072 1 "common_stacktrace"
+	if [ "$VARIANT" = ours ]; then
+		mem_idle x-1x131072+min-max 131072 1 \
+			"common_pid:vals=common_preempt_count.min,common_preempt_count.max"
+		mem_idle x-1x131072+avg 131072 1 "common_pid:vals=common_preempt_count.avg"
+		mem_idle x-1x131072+quantiles 131072 1 \
+			"common_pid:vals=common_preempt_count.quantiles"
+	fi
 	mem_idle 64x2048 2048 64
 }
+[ "${BENCH_MEM_ONLY:-0}" = 1 ] && exit 0
 
 # make bench's second boot (2 vCPUs, multi-threaded TCG, real time): the
 # same key hammered by one task, then by two on both CPUs, best of three
