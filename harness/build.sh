@@ -1,6 +1,8 @@
 #!/bin/bash
 # Configure and build a guest kernel plus modules.
-#   build.sh ours|stock [debug]      prints the build directory
+#   build.sh ours|stock|step [debug] prints the build directory
+# step: the tree of one step of the series, which make series-check puts
+# in <cache>/src-step (harness/series-check.sh), built like stock.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:-ours}
@@ -10,7 +12,9 @@ debug=${2:-0}
 case $variant in
 ours)	src=$("$HARNESS_DIR/overlay.sh") ;;
 stock)	src=$(stock_tree) ;;
-*)	die "unknown variant '$variant' (ours or stock)" ;;
+step)	src=$(variant_src step)
+	[ -f "$src/.harness-step" ] || die "no series step in $src (make series-check puts one there)" ;;
+*)	die "unknown variant '$variant' (ours, stock or step)" ;;
 esac
 # Inside the tree, reached through the cache's symlink (see variant_src).
 name=build-$variant

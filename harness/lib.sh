@@ -51,7 +51,7 @@ export KERNEL_REPORT_RE
 # the build (srctree ".."), the compiler sees the same command for a file
 # both trees share, and ccache serves it to whichever variant is built
 # second (a fresh machine compiles the base once, not twice).
-variant_src() {	# ours|stock
+variant_src() {	# ours|stock|step
 	echo "$CACHE_DIR/src-$1"
 }
 

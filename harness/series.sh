@@ -4,8 +4,12 @@
 #   series.sh [OUT]      writes OUT (default out/series), prints it
 #
 # Each harness/series/NN-*.txt is one commit: its first line the subject,
-# then "files:" (project files, globs allowed) and "patches:" (from
-# harness/patches/) lines, a blank line and the body.  The commits are
+# then "files:" (project files, globs allowed), "patches:" (from
+# harness/patches/) and "series-patches:" lines, a blank line and the
+# body.  A series patch (harness/patches/series-only/) is applied by that
+# step only, never by the overlay: it adapts code that a later step
+# replaces (the old hist triggers to the new tracing_map, say), so that
+# every step builds and works on its own.  The commits are
 # made in a git repository of the pristine base (made once, in the cache)
 # by copying the project's files and applying the patches, step by step;
 # an owned base file (harness/owned.txt) is replaced or removed in the
@@ -148,6 +152,7 @@ g checkout -q -f -B series base
 g clean -q -fdx
 used=$(mktemp -p "$(dirname "$final_maint")" "$(basename "$final_maint").XXXX")
 used_patches=""
+used_series_patches=""
 for step in "$steps_dir"/[0-9]*.txt; do
 	subject=$(head -n 1 "$step")
 	set -f
@@ -171,6 +176,12 @@ for step in "$steps_dir"/[0-9]*.txt; do
 		apply_exact "$repo" "$patch_dir/$p" offset-ok ||
 			die "$(basename "$step"): $p does not apply"
 		used_patches="$used_patches $p"
+	done
+	for p in $(field "$step" series-patches); do
+		[ -f "$patch_dir/series-only/$p" ] || die "$(basename "$step"): no series patch $p"
+		apply_exact "$repo" "$patch_dir/series-only/$p" ||
+			die "$(basename "$step"): series patch $p does not apply"
+		used_series_patches="$used_series_patches $p"
 	done
 	g add -A
 	maintainers_now | submitter_maint >"$repo/MAINTAINERS"
@@ -196,6 +207,11 @@ missing=$(comm -23 <(echo "$project_files") <(sort -u "$used"))
 for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patch_dir/series"); do
 	[ "$p" = "$MAINTAINERS_PATCH" ] && continue
 	[[ " $used_patches " == *" $p "* ]] || die "patch $p is in no step"
+done
+for p in "$patch_dir"/series-only/*.patch; do
+	[ -e "$p" ] || continue
+	[[ " $used_series_patches " == *" $(basename "$p") "* ]] ||
+		die "series patch $(basename "$p") is in no step"
 done
 
 [ -z "$(g status --porcelain --ignored)" ] ||
