@@ -12,6 +12,11 @@
 #      overlay make check built and tested, so only the lean config is
 #      left to build, a kernel build of its own on a fresh machine).
 #      A warning in a file the series touches fails the build.
+#   4. unless SERIES_BUILD=none or SERIES_BOOT=0: every step marked
+#      "check: upstream" (a tree that is not the final one, the new map
+#      under the old hist code) is built with the harness's config and
+#      booted with the base's tests (below): a kernel build and a boot of
+#      its own per such step, in make series-check FULL=0 too.
 . "$(dirname "$0")/lib.sh"
 
 builds=${SERIES_BUILD:-last}
@@ -116,8 +121,10 @@ g checkout -q -f series
 # with the base's trigger and synthetic event selftests, the test module
 # and the KUnit suites it has.  SERIES_BOOT=0 leaves this out.
 booted=0
-if [ "${SERIES_BOOT:-1}" = 1 ] && [ "$builds" != none ]; then
+if [ "${SERIES_BOOT:-1}" = 1 ]; then
 	steps=("$HARNESS_DIR"/series/[0-9]*.txt)
+	[ ${#steps[@]} = "$(g rev-list --count base..check)" ] ||
+		die "${#steps[@]} step files but $(g rev-list --count base..check) commits"
 	i=0
 	for c in $(g rev-list --reverse base..check); do
 		step=${steps[$i]}
@@ -132,13 +139,15 @@ if [ "${SERIES_BOOT:-1}" = 1 ] && [ "$builds" != none ]; then
 			rm -f "$src/$f"
 			[ "$st" = D ] && continue
 			mkdir -p "$src/$(dirname "$f")"
-			g show "$c:$f" >"$src/$f"
 			case $(g ls-tree "$c" -- "$f" | cut -d' ' -f1) in
-			100755) chmod +x "$src/$f" ;;
+			120000) ln -s "$(g cat-file blob "$c:$f")" "$src/$f" ;;
+			100755) g cat-file blob "$c:$f" >"$src/$f" && chmod +x "$src/$f" ;;
+			*) g cat-file blob "$c:$f" >"$src/$f" ;;
 			esac
 		done
 		echo "$c $subject" >"$src/.harness-step"
-		BASE=step DEBUG=0 TESTS= "$HARNESS_DIR/run.sh" check ||
+		BASE=step DEBUG=0 NO_BUILD=0 TESTS= EXTRA_TESTS= RUN_TAG= \
+			"$HARNESS_DIR/run.sh" check ||
 			die "step $i ('$subject') does not pass the base's tests on its own"
 		booted=$((booted + 1))
 	done
