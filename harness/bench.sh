@@ -51,23 +51,24 @@ done
 
 memory_table() {
 	echo "memory (free memory drop, kB) of hist triggers on events that never fire;"
-	echo "per entry: the drop of one size=131072 trigger / 131072 (+value: vals=a"
+	echo "per entry (B/e): the drop of one trigger of size=N (1xN) / N (+value: vals=a"
 	echo "field; +variable: a variable of it; +stack: keys=common_stacktrace)"
 	printf '%-26s %9s %9s %7s %10s %10s\n' triggers stock ours ratio "stock B/e" "ours B/e"
 	for l in $(grep '^@@BENCH-MEM ' "$CACHE_DIR/logs/results-stock-bench.log" | awk '{ print $2 }'); do
 		awk -v l="$l" -v s="${cost[stock,mem$l]}" -v o="${cost[ours,mem$l]:-0}" 'BEGIN {
-			be = l ~ /^1x131072/
+			n = l ~ /^1x[0-9]+/ ? substr(l, 3) + 0 : 0
 			printf "%-26s %9d %9d %7.2f %10s %10s\n", l, s, o, (s > 0 ? o / s : 0),
-				be ? sprintf("%.1f", s * 1024 / 131072) : "-",
-				be ? sprintf("%.1f", o * 1024 / 131072) : "-"
+				n ? sprintf("%.1f", s * 1024 / n) : "-",
+				n ? sprintf("%.1f", o * 1024 / n) : "-"
 		}'
 	done
-	echo "ours only: values keeping minima and maxima, averages, quantiles"
+	echo "ours only: values keeping minima and maxima, averages, quantiles (per entry,"
+	echo "over the +value trigger of the same size)"
 	printf '%-26s %9s %10s %14s\n' triggers ours "ours B/e" "over +value"
 	for l in $(grep '^@@BENCH-MEM x-' "$CACHE_DIR/logs/results-ours-bench.log" | awk '{ print $2 }'); do
-		awk -v l="$l" -v o="${cost[ours,mem$l]}" -v v="${cost[ours,mem1x131072+value]}" 'BEGIN {
-			printf "%-26s %9d %10.1f %+12.1f B\n", l, o, o * 1024 / 131072,
-				(o - v) * 1024 / 131072
+		n=$(echo "$l" | sed -E 's/^x-1x([0-9]+).*/\1/')
+		awk -v l="$l" -v n="$n" -v o="${cost[ours,mem$l]}" -v v="${cost[ours,mem1x${n}+value]}" 'BEGIN {
+			printf "%-26s %9d %10.1f %+12.1f B\n", l, o, o * 1024 / n, (o - v) * 1024 / n
 		}'
 	done
 }

@@ -145,11 +145,13 @@ mem_idle() { # label size count [hist parameters after keys=...]
 	mem_idle 1x131072+value 131072 1 "common_pid:vals=common_preempt_count"
 	mem_idle 1x131072+variable 131072 1 "common_pid:v0=common_preempt_count"
 	mem_idle 1x131072+stack 131072 1 "common_stacktrace"
+	# quantiles take at most 8192 entries: their row compares with this
+	mem_idle 1x8192+value 8192 1 "common_pid:vals=common_preempt_count"
 	if [ "$VARIANT" = ours ]; then
 		mem_idle x-1x131072+min-max 131072 1 \
 			"common_pid:vals=common_preempt_count.min,common_preempt_count.max"
 		mem_idle x-1x131072+avg 131072 1 "common_pid:vals=common_preempt_count.avg"
-		mem_idle x-1x131072+quantiles 131072 1 \
+		mem_idle x-1x8192+quantiles 8192 1 \
 			"common_pid:vals=common_preempt_count.quantiles"
 	fi
 	mem_idle 64x2048 2048 64
