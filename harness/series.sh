@@ -5,11 +5,14 @@
 #
 # Each harness/series/NN-*.txt is one commit: its first line the subject,
 # then "files:" (project files, globs allowed), "patches:" (from
-# harness/patches/) and "series-patches:" lines, a blank line and the
-# body.  A series patch (harness/patches/series-only/) is applied by that
-# step only, never by the overlay: it adapts code that a later step
-# replaces (the old hist triggers to the new tracing_map, say), so that
-# every step builds and works on its own.  The commits are
+# harness/patches/), "series-patches:" and "series-patches-reversed:"
+# lines, a blank line and the body.  A series patch
+# (harness/patches/series-only/) is applied by that step only, never by
+# the overlay: it adapts code that a later step replaces (the old hist
+# triggers to the new tracing_map, say), so that every step builds and
+# works on its own.  A feature of its own (hist.json, say) is a series
+# patch against the final files: an earlier step takes it out of the
+# files it adds (reversed), the feature's step puts it back (forward).  The commits are
 # made in a git repository of the pristine base (made once, in the cache)
 # by copying the project's files and applying the patches, step by step;
 # an owned base file (harness/owned.txt) is replaced or removed in the
@@ -153,6 +156,7 @@ g clean -q -fdx
 used=$(mktemp -p "$(dirname "$final_maint")" "$(basename "$final_maint").XXXX")
 used_patches=""
 used_series_patches=""
+reversed_series_patches=""
 for step in "$steps_dir"/[0-9]*.txt; do
 	subject=$(head -n 1 "$step")
 	set -f
@@ -176,6 +180,15 @@ for step in "$steps_dir"/[0-9]*.txt; do
 		apply_exact "$repo" "$patch_dir/$p" offset-ok ||
 			die "$(basename "$step"): $p does not apply"
 		used_patches="$used_patches $p"
+	done
+	for p in $(field "$step" series-patches-reversed); do
+		pf=$patch_dir/series-only/$p
+		[ -f "$pf" ] || die "$(basename "$step"): no series patch $p"
+		out=$(patch -p1 -d "$repo" -R --dry-run --batch --fuzz=0 -r - \
+			--no-backup-if-mismatch <"$pf" 2>&1) && ! grep -qE 'offset|fuzz' <<<"$out" ||
+			{ printf '%s\n' "$out" >&2; die "$(basename "$step"): series patch $p does not come out exactly"; }
+		patch -s -p1 -d "$repo" -R --batch --fuzz=0 -r - --no-backup-if-mismatch <"$pf"
+		reversed_series_patches="$reversed_series_patches $p"
 	done
 	for p in $(field "$step" series-patches); do
 		[ -f "$patch_dir/series-only/$p" ] || die "$(basename "$step"): no series patch $p"
@@ -212,6 +225,10 @@ for p in "$patch_dir"/series-only/*.patch; do
 	[ -e "$p" ] || continue
 	[[ " $used_series_patches " == *" $(basename "$p") "* ]] ||
 		die "series patch $(basename "$p") is in no step"
+done
+for p in $reversed_series_patches; do
+	[[ " $used_series_patches " == *" $p "* ]] ||
+		die "series patch $p is taken out and never put back"
 done
 
 [ -z "$(g status --porcelain --ignored)" ] ||
