@@ -7,14 +7,15 @@
 # then "files:" (project files, globs allowed), "patches:" (from
 # harness/patches/), "series-patches:" and "series-patches-reversed:"
 # lines, a blank line and the body.  A series patch
-# (harness/patches/series-only/) is applied by that step only, never by
-# the overlay: it adapts code that a later step replaces (the old hist
-# triggers to the new tracing_map, say), so that every step builds and
-# works on its own.  A feature of its own (hist.json, say) is a series
-# patch against the final files: an earlier step takes it out of the
-# files it adds (reversed), the feature's step puts it back (forward).  The commits are
-# made in a git repository of the pristine base (made once, in the cache)
-# by copying the project's files and applying the patches, step by step;
+# (harness/patches/series-only/) is applied by the steps that name it,
+# never by the overlay.  It adapts code that a later step replaces (the
+# old hist triggers to the new tracing_map, say), so that every step
+# builds and works on its own; or it is a feature of its own (hist.json,
+# say), written against the final files: an earlier step takes it out of
+# the files it adds (reversed), the feature's step puts it back.  The
+# commits are made in a git repository of the pristine base (made once,
+# in the cache) by copying the project's files and applying the patches,
+# step by step;
 # an owned base file (harness/owned.txt) is replaced or removed in the
 # step that adds ours.  The MAINTAINERS entry (the patch named in
 # MAINTAINERS_PATCH below) is not a step of its own: each commit carries
@@ -156,12 +157,13 @@ g clean -q -fdx
 used=$(mktemp -p "$(dirname "$final_maint")" "$(basename "$final_maint").XXXX")
 used_patches=""
 used_series_patches=""
-reversed_series_patches=""
+taken_out=""
 for step in "$steps_dir"/[0-9]*.txt; do
 	subject=$(head -n 1 "$step")
+	# the patterns are matched against the project's files, never
+	# expanded in the current directory
 	set -f
 	pats=$(field "$step" files)
-	set +f
 	for pat in $pats; do
 		matched=0
 		for f in $project_files; do
@@ -175,6 +177,7 @@ for step in "$steps_dir"/[0-9]*.txt; do
 		done
 		[ $matched = 1 ] || die "$(basename "$step"): '$pat' matches no project file"
 	done
+	set +f
 	for p in $(field "$step" patches); do
 		[ -f "$patch_dir/$p" ] || die "$(basename "$step"): no patch $p"
 		apply_exact "$repo" "$patch_dir/$p" offset-ok ||
@@ -184,17 +187,22 @@ for step in "$steps_dir"/[0-9]*.txt; do
 	for p in $(field "$step" series-patches-reversed); do
 		pf=$patch_dir/series-only/$p
 		[ -f "$pf" ] || die "$(basename "$step"): no series patch $p"
-		out=$(patch -p1 -d "$repo" -R --dry-run --batch --fuzz=0 -r - \
+		# --forward: a tree that lacks the hunks is an error, not a
+		# reason for patch to apply them the other way
+		out=$(patch -p1 -d "$repo" -R --forward --dry-run --batch --fuzz=0 -r - \
 			--no-backup-if-mismatch <"$pf" 2>&1) && ! grep -qE 'offset|fuzz' <<<"$out" ||
 			{ printf '%s\n' "$out" >&2; die "$(basename "$step"): series patch $p does not come out exactly"; }
-		patch -s -p1 -d "$repo" -R --batch --fuzz=0 -r - --no-backup-if-mismatch <"$pf"
-		reversed_series_patches="$reversed_series_patches $p"
+		patch -s -p1 -d "$repo" -R --forward --batch --fuzz=0 -r - --no-backup-if-mismatch <"$pf" ||
+			die "$(basename "$step"): series patch $p does not come out"
+		[[ " $taken_out " != *" $p "* ]] || die "$(basename "$step"): $p taken out twice"
+		taken_out="$taken_out $p"
 	done
 	for p in $(field "$step" series-patches); do
 		[ -f "$patch_dir/series-only/$p" ] || die "$(basename "$step"): no series patch $p"
 		apply_exact "$repo" "$patch_dir/series-only/$p" ||
 			die "$(basename "$step"): series patch $p does not apply"
 		used_series_patches="$used_series_patches $p"
+		taken_out=$(echo " $taken_out " | sed "s/ $p / /")
 	done
 	g add -A
 	maintainers_now | submitter_maint >"$repo/MAINTAINERS"
@@ -226,10 +234,7 @@ for p in "$patch_dir"/series-only/*.patch; do
 	[[ " $used_series_patches " == *" $(basename "$p") "* ]] ||
 		die "series patch $(basename "$p") is in no step"
 done
-for p in $reversed_series_patches; do
-	[[ " $used_series_patches " == *" $p "* ]] ||
-		die "series patch $p is taken out and never put back"
-done
+[ -z "$(echo $taken_out)" ] || die "series patches taken out and never put back: $(echo $taken_out)"
 
 [ -z "$(g status --porcelain --ignored)" ] ||
 	die "files left out of the commits: $(g status --porcelain --ignored | head -n 5)"

@@ -6,7 +6,8 @@
  * the text (trace_hist_build.c), gives it a map once it is known to be a
  * new trigger, and registers a trigger whose probe aggregates each event
  * (trace_hist_run.c).  The "hist", "hist_debug" and "hist.json" files
- * print the result (trace_hist_output.c, trace_hist_json.c).  This is
+ * print the result (trace_hist_output.c, trace_hist_debug.c,
+ * trace_hist_json.c).  This is
  * the only hist file that knows the trigger core; the files below it
  * reach back only through what it hands them (struct hist_cmd, struct
  * hist_data_ops).
