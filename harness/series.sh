@@ -189,9 +189,9 @@ for step in "$steps_dir"/[0-9]*.txt; do
 		[ -f "$pf" ] || die "$(basename "$step"): no series patch $p"
 		# --forward: a tree that lacks the hunks is an error, not a
 		# reason for patch to apply them the other way
-		out=$(patch -p1 -d "$repo" -R --forward --dry-run --batch --fuzz=0 -r - \
-			--no-backup-if-mismatch <"$pf" 2>&1) && ! grep -qE 'offset|fuzz' <<<"$out" ||
-			{ printf '%s\n' "$out" >&2; die "$(basename "$step"): series patch $p does not come out exactly"; }
+		rev=$(patch -p1 -d "$repo" -R --forward --dry-run --batch --fuzz=0 -r - \
+			--no-backup-if-mismatch <"$pf" 2>&1) && ! grep -qE 'offset|fuzz' <<<"$rev" ||
+			{ printf '%s\n' "$rev" >&2; die "$(basename "$step"): series patch $p does not come out exactly"; }
 		patch -s -p1 -d "$repo" -R --forward --batch --fuzz=0 -r - --no-backup-if-mismatch <"$pf" ||
 			die "$(basename "$step"): series patch $p does not come out"
 		[[ " $taken_out " != *" $p "* ]] || die "$(basename "$step"): $p taken out twice"
