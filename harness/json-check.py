@@ -50,7 +50,8 @@ def check_key_part(name, v):
             return None
         return f'key {name}: a stack must be a list of texts'
     if isinstance(v, dict):
-        shapes = ({'comm', 'pid'}, {'name', 'id'}, {'log2'}, {'from', 'to'})
+        shapes = ({'comm', 'pid'}, {'name', 'id'}, {'log2'}, {'from', 'to'},
+                  {'below'}, {'from'})
         if set(v) in shapes:
             return None
     return f'key {name}: unexpected {v!r}'

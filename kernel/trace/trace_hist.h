@@ -325,6 +325,10 @@ enum hist_kind {
  * @var_name: for a variable, its name
  * @var_idx: for a variable, its tracing_map variable index
  * @buckets: bucket width for .buckets=N
+ * @bucket_lo: for .buckets=N@LO~HI, the first bucket; values below it
+ *	are all one key, @bucket_lo - 1
+ * @bucket_hi: and the end of the last one; values from it up are all
+ *	the key @bucket_hi.  Zero without a range.
  * @constant: value of a numeric literal
  * @div_shift: for a division by a power of two literal, the shift
  * @div_mult: for a division by another literal, see hist_div_literal()
@@ -359,6 +363,8 @@ struct hist_field {
 	char				*var_name;
 	int				var_idx;
 	u64				buckets;
+	u64				bucket_lo;
+	u64				bucket_hi;
 	u64				constant;
 	int				div_shift;
 	u64				div_mult;
@@ -759,6 +765,37 @@ static inline u64 hist_elt_hitcount(struct hist_data *hd,
 static inline unsigned int hist_first_key(const struct hist_data *hd)
 {
 	return hd->n_vals + hd->n_vars;
+}
+
+/*
+ * The key of @val under the .buckets modifier of @f: the start of its
+ * bucket, or with a range LO~HI, LO - 1 for every value below LO and HI
+ * for every value from HI up (compared as unsigned numbers, as buckets
+ * are).  Shared by the fast and the full path.
+ */
+static inline u64 hist_bucket_key(const struct hist_field *f, u64 val)
+{
+	if (f->bucket_hi) {
+		if (val < f->bucket_lo)
+			return f->bucket_lo - 1;
+		if (val >= f->bucket_hi)
+			return f->bucket_hi;
+	}
+	return div64_u64(val, f->buckets) * f->buckets;
+}
+
+/*
+ * Whether @key, made by hist_bucket_key(), stands for the values below
+ * (negative) or above (positive) @f's range rather than for one bucket
+ * (zero).
+ */
+static inline int hist_bucket_outside(const struct hist_field *f, u64 key)
+{
+	if (!f->bucket_hi)
+		return 0;
+	if (key < f->bucket_lo)
+		return -1;
+	return key >= f->bucket_hi;
 }
 
 /*

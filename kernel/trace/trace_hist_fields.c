@@ -240,8 +240,47 @@ static struct hist_field *special_field(const char *name)
 	return NULL;
 }
 
+static bool bucket_aligned(u64 val, u64 size)
+{
+	u64 rem;
+
+	div64_u64_rem(val, size, &rem);
+	return !rem;
+}
+
+/*
+ * ".buckets=SIZE@LO~HI": buckets of SIZE from LO up to HI, and one entry
+ * each for all values below LO and all at or above HI, so that the key
+ * takes at most (HI - LO) / SIZE + 2 values.  LO and HI are multiples of
+ * SIZE, LO below HI.  @range is "LO~HI".
+ */
+static int parse_bucket_range(struct field_ctx *ctx, char *range, u64 size,
+			      u64 *lo, u64 *hi)
+{
+	char *hs = strchr(range, '~');
+
+	if (!hs) {
+		fail(ctx, HIST_ERR_BAD_FIELD_MODIFIER, range);
+		return -EINVAL;
+	}
+	*hs++ = '\0';
+	if (kstrtoull(range, 0, lo) || !bucket_aligned(*lo, size)) {
+		hs[-1] = '~';
+		fail(ctx, HIST_ERR_BAD_FIELD_MODIFIER, range);
+		return -EINVAL;
+	}
+	hs[-1] = '~';
+	/* at "~HI": HI's digits may be LO's too */
+	if (kstrtoull(hs, 0, hi) || !bucket_aligned(*hi, size) || *hi <= *lo) {
+		fail(ctx, HIST_ERR_BAD_FIELD_MODIFIER, hs - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_modifier(struct field_ctx *ctx, char *mod,
-			  unsigned long *flags, u64 *buckets)
+			  unsigned long *flags, u64 *buckets,
+			  u64 *bucket_lo, u64 *bucket_hi)
 {
 	if (!strcmp(mod, "hex")) {
 		*flags |= HIST_FIELD_FL_HEX;
@@ -272,7 +311,7 @@ static int parse_modifier(struct field_ctx *ctx, char *mod,
 		*flags |= HIST_FIELD_FL_GRAPH;
 	} else if (str_has_prefix(mod, "bucket")) {
 		/* ".bucket=N" means ".buckets=N", printed so */
-		char *num = mod + strlen("bucket");
+		char *num = mod + strlen("bucket"), *range;
 
 		if (*num == 's')
 			num++;
@@ -281,9 +320,20 @@ static int parse_modifier(struct field_ctx *ctx, char *mod,
 			return -EINVAL;
 		}
 		num++;
+		range = strchr(num, '@');
+		if (range)
+			*range = '\0';
 		if (kstrtoull(num, 0, buckets) || !*buckets) {
+			if (range)
+				*range = '@';
 			fail(ctx, HIST_ERR_BAD_FIELD_MODIFIER, num);
 			return -EINVAL;
+		}
+		if (range) {
+			*range++ = '@';
+			if (parse_bucket_range(ctx, range, *buckets,
+					       bucket_lo, bucket_hi))
+				return -EINVAL;
 		}
 		*flags |= HIST_FIELD_FL_BUCKET;
 	} else {
@@ -384,7 +434,7 @@ static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 	unsigned long mods = 0;
 	struct ftrace_event_field *ef;
 	struct hist_field *f;
-	u64 buckets = 0;
+	u64 buckets = 0, bucket_lo = 0, bucket_hi = 0;
 	char *name, *mod, *s = str;
 	int n = 0;
 
@@ -427,7 +477,8 @@ static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 		mod = parts[1];
 	}
 
-	if (mod && parse_modifier(ctx, mod, &mods, &buckets))
+	if (mod && parse_modifier(ctx, mod, &mods, &buckets, &bucket_lo,
+				   &bucket_hi))
 		return ERR_PTR(-EINVAL);
 
 	/*
@@ -472,6 +523,8 @@ static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 	}
 	f->flags |= mods;
 	f->buckets = buckets;
+	f->bucket_lo = bucket_lo;
+	f->bucket_hi = bucket_hi;
 	if ((mods & HIST_FIELD_FL_EXECNAME) && ctx->is_var)
 		execname_var(f);
 	return f;
@@ -926,6 +979,8 @@ static void format_modifiers(struct seq_buf *s, const struct hist_field *f)
 			seq_buf_puts(s, mods[i].name);
 	if (f->flags & HIST_FIELD_FL_BUCKET)
 		seq_buf_printf(s, ".buckets=%llu", f->buckets);
+	if (f->bucket_hi)
+		seq_buf_printf(s, "@%llu~%llu", f->bucket_lo, f->bucket_hi);
 	if ((f->flags & HIST_FIELD_FL_STACKTRACE) &&
 	    f->kind == HIST_KIND_STACK_FIELD)
 		seq_buf_puts(s, ".stacktrace");
@@ -1048,7 +1103,8 @@ bool hist_field_same(const struct hist_field *a, const struct hist_field *b)
 	if (!a || !b)
 		return a == b;
 	if (a->kind != b->kind || a->flags != b->flags ||
-	    a->buckets != b->buckets || a->constant != b->constant ||
+	    a->buckets != b->buckets || a->bucket_lo != b->bucket_lo ||
+	    a->bucket_hi != b->bucket_hi || a->constant != b->constant ||
 	    a->size != b->size || a->is_signed != b->is_signed ||
 	    !a->event_field != !b->event_field)
 		return false;

@@ -233,8 +233,15 @@ static void json_key_part(struct seq_file *m, const struct hist_field *f,
 	} else if (f->flags & HIST_FIELD_FL_LOG2) {
 		seq_printf(m, "{\"log2\":%llu}", v);
 	} else if (f->flags & HIST_FIELD_FL_BUCKET) {
-		seq_printf(m, "{\"from\":%llu,\"to\":%llu}", v,
-			   v + f->buckets - 1);
+		int out = hist_bucket_outside(f, v);
+
+		if (out < 0)
+			seq_printf(m, "{\"below\":%llu}", f->bucket_lo);
+		else if (out)
+			seq_printf(m, "{\"from\":%llu}", f->bucket_hi);
+		else
+			seq_printf(m, "{\"from\":%llu,\"to\":%llu}", v,
+				   v + f->buckets - 1);
 	} else if (hist_field_is_string(f)) {
 		hist_json_str(m, p, f->size);
 	} else {

@@ -168,8 +168,15 @@ static void hist_print_key_comm(struct seq_file *m, struct hist_data *hd,
 		} else if (f->flags & HIST_FIELD_FL_LOG2) {
 			seq_printf(m, "%s: ~ 2^%-2llu", name, v);
 		} else if (f->flags & HIST_FIELD_FL_BUCKET) {
-			seq_printf(m, "%s: ~ %llu-%llu", name, v,
-				   v + f->buckets - 1);
+			int out = hist_bucket_outside(f, v);
+
+			if (out < 0)
+				seq_printf(m, "%s: < %llu", name, f->bucket_lo);
+			else if (out)
+				seq_printf(m, "%s: >= %llu", name, f->bucket_hi);
+			else
+				seq_printf(m, "%s: ~ %llu-%llu", name, v,
+					   v + f->buckets - 1);
 		} else if (hist_field_is_string(f)) {
 			seq_printf(m, "%s: %-50.*s", name, f->size,
 				   (char *)p);

@@ -229,7 +229,7 @@ static u64 field_value(struct hist_field *f, struct hist_run *run)
 	if (unlikely(f->flags & HIST_FIELD_FL_LOG2))
 		val = log2_bucket(val);
 	else if (unlikely(f->flags & HIST_FIELD_FL_BUCKET))
-		val = div64_u64(val, f->buckets) * f->buckets;
+		val = hist_bucket_key(f, val);
 	return val;
 }
 
@@ -736,8 +736,8 @@ static noinline void hist_fast_keys_special(const struct hist_data *hd,
 		if (ff->kind == HIST_KIND_CPU)
 			key[i] = raw_smp_processor_id();
 		else if (ff->bucket)
-			key[i] = div64_u64(read_num(rec + ff->offset, ff->kind),
-					   f->buckets) * f->buckets;
+			key[i] = hist_bucket_key(f, read_num(rec + ff->offset,
+							    ff->kind));
 		else
 			key[i] = hist_fast_num(ff, rec);
 	}

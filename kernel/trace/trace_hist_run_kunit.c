@@ -338,6 +338,47 @@ static void hrk_test_modifiers(struct kunit *test)
 	hrk_check(test, "keys=b,common_cpu,e.buckets=7,g.log2:vals=h", true);
 }
 
+/*
+ * .buckets=N@LO~HI: every value below LO is the one key LO - 1, every
+ * value from HI up the key HI, compared as unsigned numbers; both paths
+ * key the same.
+ */
+static void hrk_test_bucket_range(struct kunit *test)
+{
+	struct hist_field f = {
+		.flags = HIST_FIELD_FL_BUCKET, .buckets = 10,
+		.bucket_lo = 50, .bucket_hi = 200,
+	};
+	static const u64 vals[][3] = {
+		/* value, key, outside */
+		{ 0, 49, -1 }, { 49, 49, -1 }, { 50, 50, 0 }, { 59, 50, 0 },
+		{ 60, 60, 0 }, { 199, 190, 0 }, { 200, 200, 1 },
+		{ 201, 200, 1 }, { U64_MAX, 200, 1 }, { (u64)-5, 200, 1 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vals); i++) {
+		u64 key = hist_bucket_key(&f, vals[i][0]);
+
+		KUNIT_EXPECT_EQ_MSG(test, key, vals[i][1], "value %llu",
+				    vals[i][0]);
+		KUNIT_EXPECT_EQ_MSG(test, hist_bucket_outside(&f, key),
+				    (int)vals[i][2], "value %llu", vals[i][0]);
+	}
+	/* from 0, nothing is below; without a range, the plain buckets */
+	f.bucket_lo = 0;
+	KUNIT_EXPECT_EQ(test, hist_bucket_key(&f, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, hist_bucket_outside(&f, 0), 0);
+	f.bucket_hi = 0;
+	KUNIT_EXPECT_EQ(test, hist_bucket_key(&f, 12345), 12340ULL);
+	KUNIT_EXPECT_EQ(test, hist_bucket_outside(&f, 12340), 0);
+
+	hrk_check(test, "keys=b.buckets=10@50~200", true);
+	hrk_check(test, "keys=common_cpu,h.buckets=1000@0~5000:vals=g.max", true);
+	hrk_check(test, "keys=e.buckets=4@8~64,a:vals=h.min,h", true);
+	hrk_check(test, "keys=b.buckets=16@32~128:vals=a+c", false);
+}
+
 /* .min, .max, .avg and .quantiles values. */
 static void hrk_test_aggregations(struct kunit *test)
 {
@@ -370,6 +411,7 @@ static struct kunit_case hist_run_test_cases[] = {
 	KUNIT_CASE(hrk_test_kinds),
 	KUNIT_CASE(hrk_test_keys),
 	KUNIT_CASE(hrk_test_modifiers),
+	KUNIT_CASE(hrk_test_bucket_range),
 	KUNIT_CASE(hrk_test_aggregations),
 	KUNIT_CASE(hrk_test_vars),
 	KUNIT_CASE(hrk_test_full_only),
