@@ -14,10 +14,13 @@
  * they show up in the events' trigger files and can be read, copied and
  * taken apart by anyone.  Nothing here aggregates on the hot path.
  *
- * A histogram is "keys=common_cpu,lat": one entry per CPU and
- * microsecond.  When a CPUx file is opened the entries of that CPU are
- * folded into the reference's format: 10,240 buckets of one microsecond, the samples
- * outside them, minimum, average and maximum.  The onmax() triggers keep,
+ * A histogram is one trigger keyed on the CPU and the latency in
+ * buckets of one microsecond from 0 to 10,239, with one entry each for
+ * all latencies below and above them (".buckets=1000@LO~HI"), whose
+ * exact minimum, maximum and sum are kept as values.  When a CPUx file
+ * is opened the entries of that CPU are folded into the reference's
+ * format: the buckets, the samples outside them, minimum, average and
+ * maximum.  The onmax() triggers keep,
  * per CPU, the task that suffered the highest latency (max_latency-CPUx).
  *
  * Latencies are whole microseconds, rounded down.  A hist expression
@@ -57,9 +60,9 @@
  *	hrtimer_wakeup() timers the task that the timer woke (the next
  *	sched_waking on that CPU) is the one kept in max_latency-CPUx.
  *
- * Latencies inside the buckets and outside them are kept by two triggers
- * with separate maps: the first has room for every CPU and microsecond,
- * so outliers can never crowd out the buckets.
+ * A histogram's map has room for all of its entries on every CPU (more
+ * CPUs than one map holds: one trigger per range of CPUs), so that no
+ * sample is ever refused.
  *
  * Instance: the groups run in an instance of their own, "latency_hist"
  * (instances/latency_hist/), made when a group is first enabled and kept
@@ -105,19 +108,21 @@
 /* ns added to every latency: "start-1000000000000" in the triggers */
 #define LH_BIAS		1000000000000LL
 #define LH_SAVED	4		/* save(pid,prio,comm,lat) */
-#define LH_HIST		"keys=common_cpu,lat.buckets=1000:size=%u"
-/* in the buckets (0..10239 usecs, biased) or not: kept in separate maps */
-#define LH_IN		"lat >= 1000000000000 && lat < 1000010240000"
-#define LH_OUT		"lat < 1000000000000 || lat >= 1000010240000"
-/* missed timers: run after their expiry, in the buckets or not */
+/*
+ * A histogram: per CPU, the 10,240 buckets of one microsecond (biased),
+ * one entry for all latencies below them and one for all above, where
+ * the exact extremes and sum of those are kept as values: at most
+ * LH_BUCKETS + 2 entries per CPU, so that its map never fills.
+ */
+#define LH_HIST		"keys=common_cpu,lat.buckets=1000@1000000000000~1000010240000:vals=hitcount,lat.min,lat.max,lat:size=%u"
+#define LH_ENTRIES	(LH_BUCKETS + 2)	/* per CPU */
+#define LH_VALS		4			/* hitcount, min, max, sum */
+/* missed timers: only those run after their expiry */
 #define LH_LATE		"lat > 1000000000000"
-#define LH_LATE_IN	LH_LATE " && lat < 1000010240000"
-#define LH_LATE_OUT	"lat >= 1000010240000"
 
 /* How large a trigger's map must be. */
 enum lh_size {
-	LH_SZ_HIST,	/* CPUs x buckets */
-	LH_SZ_OUT,	/* latencies outside the buckets */
+	LH_SZ_HIST,	/* CPUs x (buckets + below + above) */
 	LH_SZ_CPU,	/* one entry per CPU */
 	LH_SZ_TASK,	/* tasks followed by wakeup */
 	LH_SZ_TIMER,	/* hrtimers armed */
@@ -168,8 +173,7 @@ struct lh_hist {
 	const char	*name;
 	int		parent;		/* index in lh_hists, or -1 */
 	struct lh_group	*group;
-	unsigned int	hist_trig;	/* its def for 0..10239 usecs */
-	unsigned int	out_trig;	/* and the one for the others */
+	unsigned int	hist_trig;	/* its def */
 	int		max_trig;	/* its onmax() def, or -1 */
 	struct dentry	*dir;
 };
@@ -187,7 +191,7 @@ static pid_t lh_wakeup_pid;
  * triggers, each filtered on its range of CPUs, so none can fill up.
  * Changed by the KUnit test only, while the group does not exist.
  */
-static unsigned int lh_shard_cpus = (1U << TRACING_MAP_BITS_MAX) / LH_BUCKETS;
+static unsigned int lh_shard_cpus = (1U << TRACING_MAP_BITS_MAX) / LH_ENTRIES;
 
 #define LH_INSTANCE	"latency_hist"
 #define LH_SYSTEMS	"preemptirq,sched,timer,power,synthetic"
@@ -217,12 +221,9 @@ static const char * const lh_pirq_synths[] = {
 };
 
 static const struct lh_trig_def lh_pirq_defs[] = {
-	{ HIST_ON("lathist_preemptoff"), LH_HIST, LH_SZ_HIST, LH_IN },
-	{ HIST_ON("lathist_irqsoff"), LH_HIST, LH_SZ_HIST, LH_IN },
-	{ HIST_ON("lathist_preemptirqsoff"), LH_HIST, LH_SZ_HIST, LH_IN },
-	{ HIST_ON("lathist_preemptoff"), LH_HIST, LH_SZ_OUT, LH_OUT },
-	{ HIST_ON("lathist_irqsoff"), LH_HIST, LH_SZ_OUT, LH_OUT },
-	{ HIST_ON("lathist_preemptirqsoff"), LH_HIST, LH_SZ_OUT, LH_OUT },
+	{ HIST_ON("lathist_preemptoff"), LH_HIST, LH_SZ_HIST },
+	{ HIST_ON("lathist_irqsoff"), LH_HIST, LH_SZ_HIST },
+	{ HIST_ON("lathist_preemptirqsoff"), LH_HIST, LH_SZ_HIST },
 	/* preemptoff, irqsoff: from disable to enable */
 	{ "preemptirq", "preempt_disable",
 	  "keys=common_cpu:lh_poff_t0=common_timestamp-1000000000000:size=%u",
@@ -286,16 +287,12 @@ static const char * const lh_wakeup_synths[] = {
 
 static const struct lh_trig_def lh_wakeup_defs[] = {
 	/* wakeup/ */
-	{ HIST_ON("lathist_wakeup"), LH_HIST, LH_SZ_HIST,
-	  LH_WAKEUP_EXCL " && " LH_IN },
-	{ HIST_ON("lathist_wakeup"), LH_HIST, LH_SZ_OUT,
-	  LH_WAKEUP_EXCL " && (" LH_OUT ")" },
+	{ HIST_ON("lathist_wakeup"), LH_HIST, LH_SZ_HIST, LH_WAKEUP_EXCL },
 	{ HIST_ON("lathist_wakeup"),
 	  "keys=common_cpu:lh_wake_xmax=lat:size=%u:onmax($lh_wake_xmax).save(pid,prio,comm,lat)",
 	  LH_SZ_CPU, LH_WAKEUP_EXCL },
 	/* wakeup/sharedprio/ */
-	{ HIST_ON("lathist_wakeup"), LH_HIST, LH_SZ_HIST, LH_IN },
-	{ HIST_ON("lathist_wakeup"), LH_HIST, LH_SZ_OUT, LH_OUT },
+	{ HIST_ON("lathist_wakeup"), LH_HIST, LH_SZ_HIST },
 	{ HIST_ON("lathist_wakeup"),
 	  "keys=common_cpu:lh_wake_smax=lat:size=%u:onmax($lh_wake_smax).save(pid,prio,comm,lat)",
 	  LH_SZ_CPU },
@@ -335,8 +332,7 @@ static const char * const lh_timer_synths[] = {
 };
 
 static const struct lh_trig_def lh_timer_defs[] = {
-	{ HIST_ON("lathist_timer"), LH_HIST, LH_SZ_HIST, LH_LATE_IN },
-	{ HIST_ON("lathist_timer"), LH_HIST, LH_SZ_OUT, LH_LATE_OUT },
+	{ HIST_ON("lathist_timer"), LH_HIST, LH_SZ_HIST, LH_LATE },
 	{ HIST_ON("lathist_timer_wakeup"),
 	  "keys=common_cpu:lh_tmr_max=lat:size=%u:onmax($lh_tmr_max).save(pid,prio,comm,lat)",
 	  LH_SZ_CPU },
@@ -388,13 +384,13 @@ static struct lh_group lh_groups[LH_N_GROUPS] = {
 enum { LH_H_WAKEUP = 3 };
 
 static struct lh_hist lh_hists[] = {
-	/* name, parent, group, hist_trig, out_trig, max_trig */
-	{ "preemptoff", -1, &lh_groups[LH_G_PIRQ], 0, 3, -1 },
-	{ "irqsoff", -1, &lh_groups[LH_G_PIRQ], 1, 4, -1 },
-	{ "preemptirqsoff", -1, &lh_groups[LH_G_PIRQ], 2, 5, -1 },
-	[LH_H_WAKEUP] = { "wakeup", -1, &lh_groups[LH_G_WAKEUP], 0, 1, 2 },
-	{ "sharedprio", LH_H_WAKEUP, &lh_groups[LH_G_WAKEUP], 3, 4, 5 },
-	{ "missed_timer_offsets", -1, &lh_groups[LH_G_TIMER], 0, 1, 2 },
+	/* name, parent, group, hist_trig, max_trig */
+	{ "preemptoff", -1, &lh_groups[LH_G_PIRQ], 0, -1 },
+	{ "irqsoff", -1, &lh_groups[LH_G_PIRQ], 1, -1 },
+	{ "preemptirqsoff", -1, &lh_groups[LH_G_PIRQ], 2, -1 },
+	[LH_H_WAKEUP] = { "wakeup", -1, &lh_groups[LH_G_WAKEUP], 0, 1 },
+	{ "sharedprio", LH_H_WAKEUP, &lh_groups[LH_G_WAKEUP], 2, 3 },
+	{ "missed_timer_offsets", -1, &lh_groups[LH_G_TIMER], 0, 1 },
 };
 
 /* ---- creating and removing a group ---- */
@@ -411,8 +407,9 @@ static unsigned int lh_range_cpus(unsigned int lo, unsigned int hi)
 
 /*
  * The entries a trigger's map needs, from the CPUs there can be: every
- * bucket of every CPU of its range; per CPU, some room for outliers,
- * tasks and timers followed, with a floor for small machines.
+ * entry of a histogram (buckets, below, above) of every CPU of its range;
+ * per CPU, some room for tasks and timers followed, with a floor for
+ * small machines.
  */
 static unsigned int lh_map_size(const struct lh_trig *t)
 {
@@ -423,10 +420,7 @@ static unsigned int lh_map_size(const struct lh_trig *t)
 	case LH_SZ_HIST:
 		if (t->cpu_hi)
 			cpus = lh_range_cpus(t->cpu_lo, t->cpu_hi);
-		n = cpus * LH_BUCKETS;
-		break;
-	case LH_SZ_OUT:
-		n = max(4096U, cpus * 256);
+		n = cpus * LH_ENTRIES;
 		break;
 	case LH_SZ_CPU:
 		n = cpus * 2;
@@ -931,28 +925,44 @@ static void lh_fold(struct hist_data *hd, struct tracing_map_elt *elt,
 		    void *arg)
 {
 	struct lh_summary *s = arg;
-	s64 lat;
-	u64 n;
+	u64 vals[LH_VALS];
+	s64 lat, lo, hi;
+	u64 key, n;
 
-	/* the key first: reading a count folds every CPU's pending sums */
-	if (hist_elt_key(hd, elt, 0) != s->cpu)
+	/* ours has these values; a trigger of another shape is skipped */
+	if (hd->n_vals != LH_VALS || hist_elt_key(hd, elt, 0) != s->cpu)
 		return;
-	n = hist_elt_hitcount(hd, elt);
-	if (!n)
+	/* the values in one pass: events go on meanwhile */
+	if (!hist_read_entry(hd, elt, vals))
 		return;
-	lat = lh_usecs(hist_elt_key(hd, elt, 1));
-	if (!s->total || lat < s->min)
-		s->min = lat;
-	if (!s->total || lat > s->max)
-		s->max = lat;
-	s->total += n;
-	s->sum += lat * (s64)n;
-	if (lat < 0)
-		s->below += n;
-	else if (lat >= LH_BUCKETS)
-		s->above += n;
-	else
+	n = vals[0];
+	key = hist_elt_key(hd, elt, 1);
+	lat = lh_usecs(key);
+	lo = lat;
+	hi = lat;
+	if (key < LH_BIAS || lat >= LH_BUCKETS) {
+		/*
+		 * All the latencies below or above the buckets: their
+		 * extremes, and their sum less the bias of each (the sum
+		 * may wrap; what is left of it does not)
+		 */
+		lo = lh_usecs(vals[1]);
+		hi = lh_usecs(vals[2]);
+		lat = div_s64((s64)(vals[3] - n * LH_BIAS), NSEC_PER_USEC);
+		if (key < LH_BIAS)
+			s->below += n;
+		else
+			s->above += n;
+		s->sum += lat;
+	} else {
 		s->buckets[lat] += n;
+		s->sum += lat * (s64)n;
+	}
+	if (!s->total || lo < s->min)
+		s->min = lo;
+	if (!s->total || hi > s->max)
+		s->max = hi;
+	s->total += n;
 }
 
 /* Line *pos: 0 is the header, 1 + i bucket i; never NULL for a line. */
@@ -1031,7 +1041,6 @@ static int lh_cpu_open(struct inode *inode, struct file *filp)
 
 	mutex_lock(&lh_mutex);
 	lh_trig_walk(h->group, h->hist_trig, s->cpu, lh_fold, s);
-	lh_trig_walk(h->group, h->out_trig, s->cpu, lh_fold, s);
 	mutex_unlock(&lh_mutex);
 
 	ret = seq_open(filp, &lh_cpu_seq_ops);
@@ -1143,7 +1152,7 @@ static int lh_dropped_show(struct seq_file *m, void *v)
 	unsigned int i;
 
 	mutex_lock(&lh_mutex);
-	samples = lh_trig_drops(g, h->hist_trig) + lh_trig_drops(g, h->out_trig);
+	samples = lh_trig_drops(g, h->hist_trig);
 	for (i = 0; i < g->n_defs; i++)
 		if (lh_feeds(&g->defs[i]) && !lh_takes_only(&g->defs[i]))
 			unmeasured += lh_trig_drops(g, i);
@@ -1180,7 +1189,6 @@ static int lh_reset_set(void *data, unsigned long val)
 	if (!val)
 		return 0;
 	lh_trig_walk(g, h->hist_trig, -1, NULL, NULL);
-	lh_trig_walk(g, h->out_trig, -1, NULL, NULL);
 	if (h->max_trig >= 0)
 		lh_trig_walk(g, h->max_trig, -1, NULL, NULL);
 	/*

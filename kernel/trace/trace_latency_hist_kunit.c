@@ -45,6 +45,21 @@ static struct lh_hist *lhk_hist(struct kunit *test, const char *name)
 	return NULL;
 }
 
+/* @h on @cpu, as its CPUx file shows it */
+static struct lh_summary *lhk_summary(struct kunit *test, struct lh_hist *h,
+				      int cpu)
+{
+	struct lh_summary *s;
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->cpu = cpu;
+	mutex_lock(&lh_mutex);
+	lh_trig_walk(h->group, h->hist_trig, cpu, lh_fold, s);
+	mutex_unlock(&lh_mutex);
+	return s;
+}
+
 /*
  * Samples of @h on @cpu of @lo to @hi - 1 microseconds; @hi above the
  * buckets counts those beyond them too.
@@ -52,17 +67,10 @@ static struct lh_hist *lhk_hist(struct kunit *test, const char *name)
 static u64 lhk_count(struct kunit *test, struct lh_hist *h, int cpu,
 		     s64 lo, s64 hi)
 {
-	struct lh_summary *s;
+	struct lh_summary *s = lhk_summary(test, h, cpu);
 	u64 n = 0;
 	s64 us;
 
-	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->cpu = cpu;
-	mutex_lock(&lh_mutex);
-	lh_trig_walk(h->group, h->hist_trig, cpu, lh_fold, s);
-	lh_trig_walk(h->group, h->out_trig, cpu, lh_fold, s);
-	mutex_unlock(&lh_mutex);
 	for (us = max_t(s64, lo, 0); us < min_t(s64, hi, LH_BUCKETS); us++)
 		n += s->buckets[us];
 	if (hi > LH_BUCKETS)
@@ -466,7 +474,7 @@ static void lhk_test_shards(struct kunit *test)
 	if (n > 1)
 		KUNIT_EXPECT_STREQ(test, t[1].filter, want);
 	/* the others are whole */
-	lh_def_trigs(g, hists[0]->out_trig, &n);
+	lh_def_trigs(g, hists[0]->max_trig, &n);
 	KUNIT_EXPECT_EQ(test, n, 1);
 
 	/* CPU c: c + 1 samples of c + 3 microseconds */
@@ -514,54 +522,64 @@ static void lhk_test_shards(struct kunit *test)
 }
 
 /*
- * A full map refuses new entries: a histogram's drops are what the
- * dropped file reports, and the samples it kept are still exact.
+ * A histogram has room for every latency: however many distinct ones lie
+ * beyond the buckets (more than a map of their own used to hold), none is
+ * dropped, and their count, extremes and sum are exact.
  */
-static void lhk_test_dropped(struct kunit *test)
+static void lhk_test_outliers(struct kunit *test)
 {
 	struct lh_hist *wk = lhk_hist(test, "wakeup");
 	struct lh_group *g = &lh_groups[LH_G_WAKEUP];
+	const unsigned int above = 5000;
 	struct trace_event_file *file;
-	struct lhk_inject in = { };
-	unsigned int size, n, i;
-	u64 unmeasured = 0;
+	struct lh_summary *s;
+	struct lhk_inject in;
+	s64 sum;
 	int cpu;
 
 	KUNIT_ASSERT_NOT_NULL(test, wk);
 	file = lhk_wakeup_quiet(test, lh_shard_cpus);
-	size = lh_map_size(lh_def_trigs(g, wk->out_trig, &n));
-
-	/* size + 7 distinct latencies beyond the buckets, on one CPU */
-	in.file = file;
-	in.lat = LH_BIAS + LH_BUCKETS * NSEC_PER_USEC;
-	in.step = NSEC_PER_USEC;
-	in.n = size + 7;
 	cpu = cpumask_first(cpu_online_mask);
+
+	/* 10240, 10241, ... microseconds */
+	in = (struct lhk_inject){ .file = file, .n = above,
+		.lat = LH_BIAS + LH_BUCKETS * NSEC_PER_USEC,
+		.step = NSEC_PER_USEC };
+	KUNIT_EXPECT_EQ(test, work_on_cpu(cpu, lhk_inject_here, &in), 0);
+	/* three of -3 microseconds, two of 7.5 */
+	in = (struct lhk_inject){ .file = file, .n = 3,
+		.lat = LH_BIAS - 3 * NSEC_PER_USEC };
+	KUNIT_EXPECT_EQ(test, work_on_cpu(cpu, lhk_inject_here, &in), 0);
+	in = (struct lhk_inject){ .file = file, .n = 2,
+		.lat = LH_BIAS + 7 * NSEC_PER_USEC + 500 };
 	KUNIT_EXPECT_EQ(test, work_on_cpu(cpu, lhk_inject_here, &in), 0);
 
 	mutex_lock(&lh_mutex);
-	KUNIT_EXPECT_EQ(test, lh_trig_drops(g, wk->out_trig), 7);
 	KUNIT_EXPECT_EQ(test, lh_trig_drops(g, wk->hist_trig), 0);
-	for (i = 0; i < g->n_defs; i++)
-		if (lh_feeds(&g->defs[i]) && !lh_takes_only(&g->defs[i]))
-			unmeasured += lh_trig_drops(g, i);
 	mutex_unlock(&lh_mutex);
-	KUNIT_EXPECT_EQ(test, unmeasured, 0);
-	KUNIT_EXPECT_EQ(test, lhk_count(test, wk, cpu, LH_BUCKETS,
-					LH_BUCKETS + 1), size);
+	s = lhk_summary(test, wk, cpu);
+	KUNIT_EXPECT_EQ(test, s->total, above + 5);
+	KUNIT_EXPECT_EQ(test, s->above, above);
+	KUNIT_EXPECT_EQ(test, s->below, 3);
+	KUNIT_EXPECT_EQ(test, s->buckets[7], 2);
+	KUNIT_EXPECT_EQ(test, s->min, -3);
+	KUNIT_EXPECT_EQ(test, s->max, LH_BUCKETS + above - 1);
+	sum = (s64)above * LH_BUCKETS + (s64)above * (above - 1) / 2 - 9 + 14;
+	KUNIT_EXPECT_EQ(test, s->sum, sum);
 
-	/* reset starts the count again */
+	/* reset empties it */
 	mutex_lock(&lh_mutex);
 	lh_reset_set(wk, 1);
-	KUNIT_EXPECT_EQ(test, lh_trig_drops(g, wk->out_trig), 0);
 	mutex_unlock(&lh_mutex);
+	s = lhk_summary(test, wk, cpu);
+	KUNIT_EXPECT_EQ(test, s->total, 0);
 	lhk_wakeup_done(test, file);
 }
 
 static struct kunit_case latency_hist_test_cases[] = {
 	KUNIT_CASE(lhk_test_instance),
 	KUNIT_CASE(lhk_test_shards),
-	KUNIT_CASE(lhk_test_dropped),
+	KUNIT_CASE(lhk_test_outliers),
 	KUNIT_CASE(lhk_test_sections),
 	{}
 };
