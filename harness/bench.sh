@@ -16,12 +16,16 @@
 # run's guest logs (the instruction counts do not depend on host load,
 # the throughput does: for a second measurement on a quiet host).
 # BENCH_MEM_ONLY=1 measures and prints only the memory of idle triggers.
+# BENCH_LH_ONLY=1 boots only ours and prints only the latency_hist
+# groups' table.
 . "$(dirname "$0")/lib.sh"
 
 outdir=${BENCH_OUT:-$REPO_DIR/out/bench}
 mkdir -p "$outdir"
 declare -A cost
-for v in stock ours; do
+variants="stock ours"
+[ "${BENCH_LH_ONLY:-0}" != 1 ] || variants=ours
+for v in $variants; do
 	if [ "${NO_BUILD:-0}" != 1 ]; then
 		"$HARNESS_DIR/build.sh" "$v" 0 >/dev/null
 	fi
@@ -44,6 +48,7 @@ for v in stock ours; do
 	while read -r _ label kb; do
 		cost[$v,mem$label]=$kb
 	done < <(grep '^@@BENCH-MEM ' "$results")
+	[ "${BENCH_LH_ONLY:-0}" = 1 ] && continue
 	[ "${BENCH_MEM_ONLY:-0}" = 1 ] || [ -n "${cost[$v,baseline]:-}" ] ||
 		die "no results from the $v guest"
 	[ -n "${cost[$v,mem1x131072]:-}" ] || die "no memory results from the $v guest"
@@ -72,6 +77,39 @@ memory_table() {
 		}'
 	done
 }
+lh_table() {
+	echo "latency_hist groups (ours only): guest instructions per operation of a workload,"
+	echo "the group off and on, and its budget (ref): the same latency from one plain hist"
+	echo "trigger on each event and one synthetic event with its histogram.  per event:"
+	echo "wakeup per wakeup and switch (2 a round trip), missed_timer_offsets per hrtimer,"
+	echo "preemptirqsoff per preempt or irq off/on pair (ref: irqsoff only, per irq pair)"
+	printf '%-22s %-9s %9s %9s %9s %9s %9s %7s\n' group workload off on ref \
+		"on/event" "ref/event" goal
+	toggles=$(grep -m1 '^@@BENCH-LH-TOGGLES ' "$CACHE_DIR/logs/results-ours-bench.log" | cut -d' ' -f2-)
+	grep '^@@BENCH-LH ' "$CACHE_DIR/logs/results-ours-bench.log" |
+		while read -r _ g w off on ref; do
+			awk -v g="$g" -v w="$w" -v off="$off" -v on="$on" -v ref="$ref" \
+				-v t="${toggles:-0 0}" 'BEGIN {
+				split(t, tp, " ")
+				if (w == "pingpong") { ne = 2; nr = 2 }
+				else if (w == "sleep") { ne = 1; nr = 1 }
+				else { ne = tp[1] + tp[2]; nr = tp[2] }
+				pe = ne > 0 ? (on - off) / ne : 0
+				pr = nr > 0 ? (ref - off) / nr : 0
+				printf "%-22s %-9s %9.1f %9.1f %9.1f %9.1f %9.1f %7s\n", g, w, off, on, ref,
+					pe, pr, pe <= pr ? "met" : "MISSED"
+			}'
+		done
+	[ -z "$toggles" ] || echo "(an lseek: $(echo $toggles | cut -d' ' -f1) preempt and $(echo $toggles | cut -d' ' -f2) irq off/on pairs)"
+}
+if [ "${BENCH_LH_ONLY:-0}" = 1 ]; then
+	grep -q '^@@BENCH-LH ' "$CACHE_DIR/logs/results-ours-bench.log" ||
+		die "no latency_hist results from the guest"
+	table=$outdir/bench-lh-$(date -u +%Y%m%d-%H%M%S).txt
+	lh_table | tee "$table"
+	say "bench: saved in $table"
+	exit 0
+fi
 if [ "${BENCH_MEM_ONLY:-0}" = 1 ]; then
 	table=$outdir/bench-mem-$(date -u +%Y%m%d-%H%M%S).txt
 	memory_table | tee "$table"
@@ -134,29 +172,7 @@ table=$outdir/bench-$(date -u +%Y%m%d-%H%M%S).txt
 		}'
 	done
 	echo
-	echo "latency_hist groups (ours only): guest instructions per operation of a workload,"
-	echo "the group off and on, and its budget (ref): the same latency from one plain hist"
-	echo "trigger on each event and one synthetic event with its histogram.  per event:"
-	echo "wakeup per wakeup and switch (2 a round trip), missed_timer_offsets per hrtimer,"
-	echo "preemptirqsoff per preempt or irq off/on pair (ref: irqsoff only, per irq pair)"
-	printf '%-22s %-9s %9s %9s %9s %9s %9s %7s\n' group workload off on ref \
-		"on/event" "ref/event" goal
-	toggles=$(grep -m1 '^@@BENCH-LH-TOGGLES ' "$CACHE_DIR/logs/results-ours-bench.log" | cut -d' ' -f2-)
-	grep '^@@BENCH-LH ' "$CACHE_DIR/logs/results-ours-bench.log" |
-		while read -r _ g w off on ref; do
-			awk -v g="$g" -v w="$w" -v off="$off" -v on="$on" -v ref="$ref" \
-				-v t="${toggles:-0 0}" 'BEGIN {
-				split(t, tp, " ")
-				if (w == "pingpong") { ne = 2; nr = 2 }
-				else if (w == "sleep") { ne = 1; nr = 1 }
-				else { ne = tp[1] + tp[2]; nr = tp[2] }
-				pe = ne > 0 ? (on - off) / ne : 0
-				pr = nr > 0 ? (ref - off) / nr : 0
-				printf "%-22s %-9s %9.1f %9.1f %9.1f %9.1f %9.1f %7s\n", g, w, off, on, ref,
-					pe, pr, pe <= pr ? "met" : "MISSED"
-			}'
-		done
-	[ -z "$toggles" ] || echo "(an lseek: $(echo $toggles | cut -d' ' -f1) preempt and $(echo $toggles | cut -d' ' -f2) irq off/on pairs)"
+	lh_table
 	echo
 	echo "reading hist (guest instructions for the whole file, and per entry)"
 	printf '%-18s %14s %14s %10s %10s %7s\n' entries stock ours stock/ent ours/ent ratio

@@ -305,6 +305,7 @@ fi
 	echo "BENCH_PROFILE='${BENCH_PROFILE:-}'"
 	echo "BENCH_SMP=${BENCH_SMP:-0}"
 	echo "BENCH_MEM_ONLY=${BENCH_MEM_ONLY:-0}"
+	echo "BENCH_LH_ONLY=${BENCH_LH_ONLY:-0}"
 	echo "BENCH_SMP_N=${BENCH_SMP_N:-200000}"
 } >"$root/harness/env"
 # make fuzz: the generated script.

@@ -23,6 +23,8 @@ clear() {
 run() { # mode keys trigger...
 	mode=$1 keys=$2
 	shift 2
+	# BENCH_LH_ONLY=1: only the latency_hist groups
+	[ "${BENCH_LH_ONLY:-0}" != 1 ] || return 0
 	[ -z "${BENCH_PROFILE:-}" ] || [ "$BENCH_PROFILE" = "$mode" ] || return 0
 	clear
 	for t in "$@"; do
@@ -79,6 +81,7 @@ run() { # mode keys trigger...
 run_rounds() { # rounds mode keys trigger...
 	r=$1
 	shift
+	[ "${BENCH_LH_ONLY:-0}" != 1 ] || return 0
 	if [ -n "${BENCH_PROFILE:-}" ]; then
 		run "$@"
 		return
@@ -138,7 +141,8 @@ mem_idle() { # label size count [hist parameters after keys=...]
 		n=$((n + 1))
 	done
 }
-[ -z "${BENCH_PROFILE:-}" ] && [ "${BENCH_SMP:-0}" != 1 ] && {
+[ -z "${BENCH_PROFILE:-}" ] && [ "${BENCH_SMP:-0}" != 1 ] &&
+	[ "${BENCH_LH_ONLY:-0}" != 1 ] && {
 	mem_idle 1x131072 131072 1
 	# per feature, one size=131072 trigger: harness/bench.sh shows
 	# bytes per entry (a field that every event has: the preempt count)
@@ -233,6 +237,7 @@ run kp-string-key 1 "$KP" "kp:hist:keys=comm if fd == 4242"
 # Reading a histogram of K entries: filled with K distinct offsets, then
 # read whole: "@@BENCH-READ K ns bytes".
 read_hist() { # entries
+	[ "${BENCH_LH_ONLY:-0}" != 1 ] || return 0
 	clear
 	echo "hist:keys=offset:size=131072 $M" >> $E/trigger
 	/bin/bench $1 $1 > /dev/null

@@ -477,8 +477,8 @@ static struct hist_field *parse_atom(struct field_ctx *ctx, char *str)
 		mod = parts[1];
 	}
 
-	if (mod && parse_modifier(ctx, mod, &mods, &buckets, &bucket_lo,
-				   &bucket_hi))
+	if (mod &&
+	    parse_modifier(ctx, mod, &mods, &buckets, &bucket_lo, &bucket_hi))
 		return ERR_PTR(-EINVAL);
 
 	/*

@@ -718,6 +718,14 @@ static __always_inline u64 hist_fast_num(const struct hist_fast_field *ff,
 	return val;
 }
 
+/* A .buckets key part of the record, as field_value() makes it. */
+static __always_inline u64 hist_fast_bucket(const struct hist_field *f,
+					    const struct hist_fast_field *ff,
+					    const void *rec)
+{
+	return hist_bucket_key(f, read_num(rec + ff->offset, ff->kind));
+}
+
 /*
  * The key of a fast path histogram with a bucket or the CPU among its
  * key parts (&hist_fast.n_keys is 0 for it), computed as field_value()
@@ -736,8 +744,7 @@ static noinline void hist_fast_keys_special(const struct hist_data *hd,
 		if (ff->kind == HIST_KIND_CPU)
 			key[i] = raw_smp_processor_id();
 		else if (ff->bucket)
-			key[i] = hist_bucket_key(f, read_num(rec + ff->offset,
-							    ff->kind));
+			key[i] = hist_fast_bucket(f, ff, rec);
 		else
 			key[i] = hist_fast_num(ff, rec);
 	}

@@ -141,6 +141,8 @@ struct lh_trig_def {
 	 */
 	const char	*pid_field;
 	const char	*prio_field;
+	/* of the previous def's name=: its map, counted there */
+	bool		shares_map;
 };
 
 /*
@@ -213,6 +215,7 @@ static struct trace_array *lh_tr;
 #define LH_PREEMPT_OFF	"(common_preempt_count & 15) || (common_flags & 216)"
 #define LH_IRQS_OFF	"common_flags & 1"
 #define LH_IDLE		"state != 4294967295"	/* not PWR_EVENT_EXIT */
+#define LH_PIOFF_START	"name=lh_pioff_start:keys=common_cpu:lh_pioff_t0=common_timestamp-1000000000000:size=%u"
 
 static const char * const lh_pirq_synths[] = {
 	"lathist_preemptoff u64 lat",
@@ -237,25 +240,20 @@ static const struct lh_trig_def lh_pirq_defs[] = {
 	{ "preemptirq", "irq_enable",
 	  "keys=common_cpu:lh_ioff_lat=common_timestamp-$lh_ioff_t0:size=%u:onmatch(preemptirq.irq_disable).trace(lathist_irqsoff,$lh_ioff_lat)",
 	  LH_SZ_CPU },
-	/* preemptirqsoff: from the second of the two disabled ... */
-	{ "preemptirq", "irq_disable",
-	  "keys=common_cpu:lh_pioff_t1=common_timestamp-1000000000000:size=%u",
-	  LH_SZ_CPU, LH_PREEMPT_OFF },
-	{ "preemptirq", "preempt_disable",
-	  "keys=common_cpu:lh_pioff_t2=common_timestamp-1000000000000:size=%u",
-	  LH_SZ_CPU, LH_IRQS_OFF },
+	/*
+	 * preemptirqsoff: from the second of the two disabled (two triggers
+	 * of one name, sharing one map and so the variable) ...
+	 */
+	{ "preemptirq", "irq_disable", LH_PIOFF_START, LH_SZ_CPU,
+	  LH_PREEMPT_OFF },
+	{ "preemptirq", "preempt_disable", LH_PIOFF_START, LH_SZ_CPU,
+	  LH_IRQS_OFF, NULL, NULL, true },
 	/* ... to the first of the two enabled again */
 	{ "preemptirq", "irq_enable",
-	  "keys=common_cpu:lh_pioff_l1=common_timestamp-$lh_pioff_t1:size=%u:onmatch(preemptirq.irq_disable).trace(lathist_preemptirqsoff,$lh_pioff_l1)",
-	  LH_SZ_CPU, LH_PREEMPT_OFF },
-	{ "preemptirq", "irq_enable",
-	  "keys=common_cpu:lh_pioff_l2=common_timestamp-$lh_pioff_t2:size=%u:onmatch(preemptirq.preempt_disable).trace(lathist_preemptirqsoff,$lh_pioff_l2)",
+	  "keys=common_cpu:lh_pioff_l1=common_timestamp-preemptirq.irq_disable.$lh_pioff_t0:size=%u:onmatch(preemptirq.irq_disable).trace(lathist_preemptirqsoff,$lh_pioff_l1)",
 	  LH_SZ_CPU, LH_PREEMPT_OFF },
 	{ "preemptirq", "preempt_enable",
-	  "keys=common_cpu:lh_pioff_l3=common_timestamp-$lh_pioff_t1:size=%u:onmatch(preemptirq.irq_disable).trace(lathist_preemptirqsoff,$lh_pioff_l3)",
-	  LH_SZ_CPU, LH_IRQS_OFF },
-	{ "preemptirq", "preempt_enable",
-	  "keys=common_cpu:lh_pioff_l4=common_timestamp-$lh_pioff_t2:size=%u:onmatch(preemptirq.preempt_disable).trace(lathist_preemptirqsoff,$lh_pioff_l4)",
+	  "keys=common_cpu:lh_pioff_l2=common_timestamp-preemptirq.irq_disable.$lh_pioff_t0:size=%u:onmatch(preemptirq.irq_disable).trace(lathist_preemptirqsoff,$lh_pioff_l2)",
 	  LH_SZ_CPU, LH_IRQS_OFF },
 	/*
 	 * Entering idle ends every section, as stop_critical_timings() does
@@ -270,9 +268,8 @@ static const struct lh_trig_def lh_pirq_defs[] = {
 	  LH_SZ_CPU, LH_IDLE },
 	{ "power", "cpu_idle", "keys=common_cpu:lh_idle_i=$lh_ioff_t0-0:size=%u",
 	  LH_SZ_CPU, LH_IDLE },
-	{ "power", "cpu_idle", "keys=common_cpu:lh_idle_1=$lh_pioff_t1-0:size=%u",
-	  LH_SZ_CPU, LH_IDLE },
-	{ "power", "cpu_idle", "keys=common_cpu:lh_idle_2=$lh_pioff_t2-0:size=%u",
+	{ "power", "cpu_idle",
+	  "keys=common_cpu:lh_idle_pi=preemptirq.irq_disable.$lh_pioff_t0-0:size=%u",
 	  LH_SZ_CPU, LH_IDLE },
 };
 #endif
@@ -284,6 +281,7 @@ static const char * const lh_wakeup_synths[] = {
 };
 
 #define LH_WAKEUP_EXCL	"prio_gap > 0"
+#define LH_WAKE_START	"name=lh_wake_start:keys=pid:lh_wake_t0=common_timestamp-1000000000000:size=%u"
 
 static const struct lh_trig_def lh_wakeup_defs[] = {
 	/* wakeup/ */
@@ -296,13 +294,14 @@ static const struct lh_trig_def lh_wakeup_defs[] = {
 	{ HIST_ON("lathist_wakeup"),
 	  "keys=common_cpu:lh_wake_smax=lat:size=%u:onmax($lh_wake_smax).save(pid,prio,comm,lat)",
 	  LH_SZ_CPU },
-	/* from the wakeup of a task, or the first of a new one ... */
-	{ "sched", "sched_wakeup",
-	  "keys=pid:lh_wake_t0=common_timestamp-1000000000000:size=%u",
-	  LH_SZ_TASK, NULL, "pid", "prio" },
-	{ "sched", "sched_wakeup_new",
-	  "keys=pid:lh_wnew_t0=common_timestamp-1000000000000:size=%u",
-	  LH_SZ_TASK, NULL, "pid", "prio" },
+	/*
+	 * from the wakeup of a task, or the first of a new one: two
+	 * triggers of one name share one map, and so the variable ...
+	 */
+	{ "sched", "sched_wakeup", LH_WAKE_START, LH_SZ_TASK, NULL, "pid",
+	  "prio" },
+	{ "sched", "sched_wakeup_new", LH_WAKE_START, LH_SZ_TASK, NULL, "pid",
+	  "prio", true },
 	/*
 	 * ... not of one woken while it was still running (before it got
 	 * to sleep): it goes off the CPU before it is switched to, and its
@@ -310,17 +309,11 @@ static const struct lh_trig_def lh_wakeup_defs[] = {
 	 * boost lasted must not wait for the next one) ...
 	 */
 	{ "sched", "sched_switch",
-	  "keys=prev_pid:lh_wake_gone=$lh_wake_t0-0:size=%u",
-	  LH_SZ_TASK, NULL, "prev_pid" },
-	{ "sched", "sched_switch",
-	  "keys=prev_pid:lh_wnew_gone=$lh_wnew_t0-0:size=%u",
+	  "keys=prev_pid:lh_wake_gone=sched.sched_wakeup.$lh_wake_t0-0:size=%u",
 	  LH_SZ_TASK, NULL, "prev_pid" },
 	/* ... to the switch that runs it */
 	{ "sched", "sched_switch",
-	  "keys=next_pid:lh_wake_lat=common_timestamp-$lh_wake_t0:lh_wake_gap=prev_prio-next_prio:size=%u:onmatch(sched.sched_wakeup).trace(lathist_wakeup,next_pid,next_prio,next_comm,$lh_wake_gap,$lh_wake_lat)",
-	  LH_SZ_TASK, NULL, "next_pid", "next_prio" },
-	{ "sched", "sched_switch",
-	  "keys=next_pid:lh_wnew_lat=common_timestamp-$lh_wnew_t0:lh_wnew_gap=prev_prio-next_prio:size=%u:onmatch(sched.sched_wakeup_new).trace(lathist_wakeup,next_pid,next_prio,next_comm,$lh_wnew_gap,$lh_wnew_lat)",
+	  "keys=next_pid:lh_wake_lat=common_timestamp-sched.sched_wakeup.$lh_wake_t0:lh_wake_gap=prev_prio-next_prio:size=%u:onmatch(sched.sched_wakeup).trace(lathist_wakeup,next_pid,next_prio,next_comm,$lh_wake_gap,$lh_wake_lat)",
 	  LH_SZ_TASK, NULL, "next_pid", "next_prio" },
 };
 
@@ -1136,13 +1129,21 @@ static const struct file_operations lh_max_fops = {
 
 /* ---- dropped ---- */
 
+/* Def @i shares the map of def @i - 1, whose trigger counts its drops. */
+static bool lh_counted_before(struct lh_group *g, unsigned int i)
+{
+	unsigned int n;
+
+	return g->defs[i].shares_map && lh_def_trigs(g, i - 1, &n)->added;
+}
+
 /*
- * What a histogram misses: samples its maps had no room for (or that
- * arrived while more updates than a CPU has room for were nested: task,
- * softirq, hardirq, NMI), and
- * latencies never measured because a map following the tasks, timers or
- * sections of its group had no room for a new one (those are the
- * group's, the same in each of its directories).
+ * What a histogram misses: samples that arrived while more updates than
+ * a CPU has room for were nested (task, softirq, hardirq, NMI; its map
+ * has room for every entry), and latencies never measured because a map
+ * following the tasks, timers or sections of its group had no room for
+ * a new one (those are the group's, the same in each of its
+ * directories).
  */
 static int lh_dropped_show(struct seq_file *m, void *v)
 {
@@ -1154,11 +1155,12 @@ static int lh_dropped_show(struct seq_file *m, void *v)
 	mutex_lock(&lh_mutex);
 	samples = lh_trig_drops(g, h->hist_trig);
 	for (i = 0; i < g->n_defs; i++)
-		if (lh_feeds(&g->defs[i]) && !lh_takes_only(&g->defs[i]))
+		if (lh_feeds(&g->defs[i]) && !lh_takes_only(&g->defs[i]) &&
+		    !lh_counted_before(g, i))
 			unmeasured += lh_trig_drops(g, i);
 	mutex_unlock(&lh_mutex);
 
-	seq_puts(m, "#Samples not entered: the histogram's map was full, or updates nested too deep\n");
+	seq_puts(m, "#Samples not entered: updates nested too deep\n");
 	seq_printf(m, "samples %llu\n", samples);
 	seq_puts(m, "#Latencies not measured: a map following tasks, timers or sections was full\n");
 	seq_printf(m, "unmeasured %llu\n", unmeasured);
