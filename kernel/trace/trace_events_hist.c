@@ -511,15 +511,18 @@ static char *hist_cmd_text(const char *cmd, const char *param)
 	return kasprintf(GFP_KERNEL, "%s:%s", cmd, param ? param : "");
 }
 
-static int hist_parse(struct event_command *cmd_ops,
-		      struct trace_event_file *file, char *glob, char *cmd,
-		      char *param_and_filter)
+/* A hist command; @owner: the cookie of hist_kernel_add(), or NULL. */
+static int hist_parse_owned(struct event_command *cmd_ops,
+			    struct trace_event_file *file, char *glob,
+			    char *cmd, char *param_and_filter,
+			    const void *owner)
 {
 	struct event_trigger_data *data = NULL, *test;
 	struct hist_cmd hc = {
 		.file		= file,
 		.sort_keys_max	= READ_ONCE(hist_sort_keys),
 		.ops		= &hist_trigger_data_ops,
+		.owner		= owner,
 	};
 	bool remove = event_trigger_check_remove(glob);
 	struct hist_data *hd;
@@ -544,6 +547,7 @@ static int hist_parse(struct event_command *cmd_ops,
 		ret = PTR_ERR(hd);
 		goto out;
 	}
+	hd->owner = owner;
 
 	cmp_filter = filter_text(filter);
 
@@ -632,6 +636,14 @@ out:
 	kfree(hc.quant_err);
 	kfree(hc.text);
 	return ret;
+}
+
+static int hist_parse(struct event_command *cmd_ops,
+		      struct trace_event_file *file, char *glob, char *cmd,
+		      char *param_and_filter)
+{
+	return hist_parse_owned(cmd_ops, file, glob, cmd, param_and_filter,
+				NULL);
 }
 
 static struct event_command trigger_hist_cmd;
@@ -731,14 +743,15 @@ int hist_kernel_add(struct trace_event_file *file, const char *text,
 	ret = -EEXIST;
 	if (find_owned_trigger(file, owner))
 		goto out;
-	ret = hist_parse(&trigger_hist_cmd, file, "hist", "hist", param);
+	ret = hist_parse_owned(&trigger_hist_cmd, file, "hist", "hist", param,
+			       owner);
 	if (ret)
 		goto out;
 	/* registration appends, as for hist_helper_create() */
 	data = list_last_entry(&file->triggers, struct event_trigger_data,
 			       list);
-	if (!WARN_ON_ONCE(data->cmd_ops != &trigger_hist_cmd))
-		((struct hist_data *)data->private_data)->owner = owner;
+	WARN_ON_ONCE(data->cmd_ops != &trigger_hist_cmd ||
+		     ((struct hist_data *)data->private_data)->owner != owner);
 out:
 	mutex_unlock(&event_mutex);
 	kfree(param);

@@ -479,6 +479,8 @@ struct hist_data_ops;
  * @sort_keys_max: the sort criteria a trigger may have (the sort_keys
  *	parameter of trace_events_hist.c, read once per command)
  * @ops: how helper histograms are made and histograms released
+ * @owner: the cookie of hist_kernel_add() for a trigger the kernel makes,
+ *	else NULL
  *
  * It lives on the stack of the command and is reached from the
  * histogram through &hist_data.cmd while the histogram is built and
@@ -492,6 +494,7 @@ struct hist_cmd {
 	struct trace_event_file	*match_file;
 	unsigned int		sort_keys_max;
 	const struct hist_data_ops *ops;
+	const void		*owner;
 };
 
 /* error_log entries of hist commands (trace_hist_parse.c) */

@@ -702,7 +702,8 @@ fail:
  * @hd: the histogram, from hist_data_create()
  *
  * Joins the table of the triggers of the same name= if there is one and
- * it fits (the same definition), else makes a map of its own, checking
+ * it fits (the same definition, and made by the kernel or by users like
+ * @hd), else makes a map of its own, checking
  * the ".quantiles" memory bound.  Then chooses the hot path
  * (hist_fast_prepare()).
  *
@@ -717,7 +718,13 @@ int hist_data_bind_map(struct hist_cmd *cmd, struct hist_data *hd)
 
 	if (hd->spec.name)
 		named = find_named_hist(hd->spec.name);
-	if (named && !hist_named_fits(named, hd)) {
+	/*
+	 * A table of triggers the kernel made (hist_kernel_add()) is theirs
+	 * alone, and they join no user's: a user's trigger of that name,
+	 * in any instance, would feed them or clear them.
+	 */
+	if (named && (!hist_named_fits(named, hd) ||
+		      !named->owner != !cmd->owner)) {
 		hist_cmd_log(cmd, HIST_ERR_NAMED_MISMATCH, hd->spec.name_str);
 		return -EINVAL;
 	}

@@ -213,10 +213,13 @@ static u64 field_value(struct hist_field *f, struct hist_run *run)
 	case HIST_KIND_S8 ... HIST_KIND_U64:
 		val = read_num(run->rec + f->offset, f->kind);
 		break;
+	/* as keys these two take .log2 and .buckets too */
 	case HIST_KIND_TIMESTAMP:
-		return timestamp(f, run);
+		val = timestamp(f, run);
+		break;
 	case HIST_KIND_CPU:
-		return raw_smp_processor_id();
+		val = raw_smp_processor_id();
+		break;
 	case HIST_KIND_PLUS ... HIST_KIND_NEG:
 		if (likely(f->expr))
 			return expr_run(f->expr, run);

@@ -91,6 +91,7 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <linux/pid.h>
 #include <linux/threads.h>
 #include <linux/sched/prio.h>
@@ -636,15 +637,18 @@ static int lh_trig_remove(struct lh_trig *t)
 /*
  * Run @fn on the entries of def @i's triggers that exist, or with no @fn
  * empty them; with @cpu not negative only those of that CPU's range.
+ * Return: the triggers found.
  */
-static void lh_trig_walk(struct lh_group *g, unsigned int i, int cpu,
-			 void (*fn)(struct hist_data *hd,
-				    struct tracing_map_elt *elt, void *arg),
-			 void *arg)
+static unsigned int lh_trig_walk(struct lh_group *g, unsigned int i,
+				 int cpu,
+				 void (*fn)(struct hist_data *hd,
+					    struct tracing_map_elt *elt,
+					    void *arg),
+				 void *arg)
 {
 	struct trace_event_file *file;
+	unsigned int n, found = 0;
 	struct lh_trig *t;
-	unsigned int n;
 
 	for (t = lh_def_trigs(g, i, &n); n; n--, t++) {
 		if (!t->added)
@@ -656,20 +660,27 @@ static void lh_trig_walk(struct lh_group *g, unsigned int i, int cpu,
 		if (IS_ERR(file))
 			continue;
 		if (fn)
-			hist_kernel_walk(file, t, fn, arg);
+			found += !hist_kernel_walk(file, t, fn, arg);
 		else
-			hist_kernel_clear(file, t);
+			found += !hist_kernel_clear(file, t);
 		trace_put_event_file(file);
 	}
+	return found;
 }
 
-/* New entries refused by the maps of def @i's triggers that exist. */
-static u64 lh_trig_drops(struct lh_group *g, unsigned int i)
+/*
+ * New entries refused by the maps of def @i's triggers that exist; with
+ * @found, how many of them there are.
+ */
+static u64 lh_trig_drops_found(struct lh_group *g, unsigned int i,
+			       unsigned int *found)
 {
 	struct trace_event_file *file;
 	u64 sum = 0, drops;
 	struct lh_trig *t;
 	unsigned int n;
+
+	*found = 0;
 
 	for (t = lh_def_trigs(g, i, &n); n; n--, t++) {
 		if (!t->added)
@@ -677,11 +688,20 @@ static u64 lh_trig_drops(struct lh_group *g, unsigned int i)
 		file = lh_file(t);
 		if (IS_ERR(file))
 			continue;
-		if (!hist_kernel_drops(file, t, &drops))
+		if (!hist_kernel_drops(file, t, &drops)) {
 			sum += drops;
+			++*found;
+		}
 		trace_put_event_file(file);
 	}
 	return sum;
+}
+
+static u64 lh_trig_drops(struct lh_group *g, unsigned int i)
+{
+	unsigned int found;
+
+	return lh_trig_drops_found(g, i, &found);
 }
 
 static bool lh_group_present(struct lh_group *g)
@@ -843,9 +863,14 @@ static void lh_clear_feeds(struct lh_group *g)
 {
 	int i;
 
-	for (i = g->n_defs - 1; i >= 0; i--)
-		if (lh_feeds(&g->defs[i]))
-			lh_trig_walk(g, i, -1, NULL, NULL);
+	for (i = g->n_defs - 1; i >= 0; i--) {
+		if (!lh_feeds(&g->defs[i]) || g->defs[i].shares_map)
+			continue;
+		/* a shared map once, through whichever trigger is there */
+		if (!lh_trig_walk(g, i, -1, NULL, NULL) &&
+		    i + 1 < g->n_defs && g->defs[i + 1].shares_map)
+			lh_trig_walk(g, i + 1, -1, NULL, NULL);
+	}
 }
 
 /*
@@ -914,42 +939,74 @@ static s64 lh_usecs(u64 biased_ns)
 	return (s64)div_u64(biased_ns, NSEC_PER_USEC) - LH_BIAS / NSEC_PER_USEC;
 }
 
+/*
+ * Whether @vals of an entry below or above the buckets hang together:
+ * its hit count, extremes and sum are updated one after another while
+ * events go on, so a read may see part of an event.  The minimum must
+ * not exceed the maximum, and the sum (less the bias of each hit) must
+ * lie between n times each.
+ */
+static bool lh_outer_whole(const u64 *vals)
+{
+	s64 n = vals[0], lo = vals[1] - LH_BIAS, hi = vals[2] - LH_BIAS;
+	s64 sum = vals[3] - vals[0] * LH_BIAS, nlo, nhi;
+
+	if (n <= 0 || lo > hi || check_mul_overflow(lo, n, &nlo) ||
+	    check_mul_overflow(hi, n, &nhi))
+		return false;
+	return sum >= nlo && sum <= nhi;
+}
+
+#define LH_READS	4	/* reads of an outer entry caught mid-update */
+
 static void lh_fold(struct hist_data *hd, struct tracing_map_elt *elt,
 		    void *arg)
 {
 	struct lh_summary *s = arg;
 	u64 vals[LH_VALS];
 	s64 lat, lo, hi;
+	unsigned int i;
 	u64 key, n;
 
 	/* ours has these values; a trigger of another shape is skipped */
 	if (hd->n_vals != LH_VALS || hist_elt_key(hd, elt, 0) != s->cpu)
 		return;
+	key = hist_elt_key(hd, elt, 1);
+	lat = lh_usecs(key);
 	/* the values in one pass: events go on meanwhile */
 	if (!hist_read_entry(hd, elt, vals))
 		return;
 	n = vals[0];
-	key = hist_elt_key(hd, elt, 1);
-	lat = lh_usecs(key);
-	lo = lat;
-	hi = lat;
-	if (key < LH_BIAS || lat >= LH_BUCKETS) {
+	if (key >= LH_BIAS && lat < LH_BUCKETS) {
+		s->buckets[lat] += n;
+		s->sum += lat * (s64)n;
+		lo = lat;
+		hi = lat;
+	} else {
 		/*
 		 * All the latencies below or above the buckets: their
-		 * extremes, and their sum less the bias of each (the sum
-		 * may wrap; what is left of it does not)
+		 * extremes and sum are values.  Read again while they do not
+		 * hang together; an entry still caught mid-update counts its
+		 * hits at the bucket boundary it lies beyond.
 		 */
-		lo = lh_usecs(vals[1]);
-		hi = lh_usecs(vals[2]);
-		lat = div_s64((s64)(vals[3] - n * LH_BIAS), NSEC_PER_USEC);
+		for (i = 1; i < LH_READS && !lh_outer_whole(vals); i++)
+			if (!hist_read_entry(hd, elt, vals))
+				return;
+		n = vals[0];
+		if (lh_outer_whole(vals)) {
+			lo = lh_usecs(vals[1]);
+			hi = lh_usecs(vals[2]);
+			s->sum += div_s64((s64)(vals[3] - n * LH_BIAS),
+					  NSEC_PER_USEC);
+		} else {
+			lo = key < LH_BIAS ? -1 : LH_BUCKETS;
+			hi = lo;
+			s->sum += lo * (s64)n;
+		}
 		if (key < LH_BIAS)
 			s->below += n;
 		else
 			s->above += n;
-		s->sum += lat;
-	} else {
-		s->buckets[lat] += n;
-		s->sum += lat * (s64)n;
 	}
 	if (!s->total || lo < s->min)
 		s->min = lo;
@@ -1129,14 +1186,6 @@ static const struct file_operations lh_max_fops = {
 
 /* ---- dropped ---- */
 
-/* Def @i shares the map of def @i - 1, whose trigger counts its drops. */
-static bool lh_counted_before(struct lh_group *g, unsigned int i)
-{
-	unsigned int n;
-
-	return g->defs[i].shares_map && lh_def_trigs(g, i - 1, &n)->added;
-}
-
 /*
  * What a histogram misses: samples that arrived while more updates than
  * a CPU has room for were nested (task, softirq, hardirq, NMI; its map
@@ -1149,15 +1198,21 @@ static int lh_dropped_show(struct seq_file *m, void *v)
 {
 	struct lh_hist *h = m->private;
 	struct lh_group *g = h->group;
+	unsigned int i, found = 0;
 	u64 samples, unmeasured = 0;
-	unsigned int i;
 
 	mutex_lock(&lh_mutex);
 	samples = lh_trig_drops(g, h->hist_trig);
-	for (i = 0; i < g->n_defs; i++)
-		if (lh_feeds(&g->defs[i]) && !lh_takes_only(&g->defs[i]) &&
-		    !lh_counted_before(g, i))
-			unmeasured += lh_trig_drops(g, i);
+	for (i = 0; i < g->n_defs; i++) {
+		if (!lh_feeds(&g->defs[i]) || lh_takes_only(&g->defs[i])) {
+			found = 0;
+			continue;
+		}
+		/* a shared map once: by the previous def's trigger if there */
+		if (g->defs[i].shares_map && found)
+			continue;
+		unmeasured += lh_trig_drops_found(g, i, &found);
+	}
 	mutex_unlock(&lh_mutex);
 
 	seq_puts(m, "#Samples not entered: updates nested too deep\n");

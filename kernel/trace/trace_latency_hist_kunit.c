@@ -521,10 +521,19 @@ static void lhk_test_shards(struct kunit *test)
 	lhk_wakeup_done(test, file);
 }
 
+/* Count the entries of one CPU (lh_trig_walk() callback). */
+static void lhk_entries_one(struct hist_data *hd, struct tracing_map_elt *elt,
+			    void *arg)
+{
+	struct lhk_range *r = arg;
+
+	r->entries += hist_elt_key(hd, elt, 0) == r->lo;
+}
+
 /*
  * A histogram has room for every latency: however many distinct ones lie
- * beyond the buckets (more than a map of their own used to hold), none is
- * dropped, and their count, extremes and sum are exact.
+ * beyond the buckets, they are one entry, none is dropped, and their
+ * count, extremes and sum are exact.
  */
 static void lhk_test_outliers(struct kunit *test)
 {
@@ -532,6 +541,7 @@ static void lhk_test_outliers(struct kunit *test)
 	struct lh_group *g = &lh_groups[LH_G_WAKEUP];
 	const unsigned int above = 5000;
 	struct trace_event_file *file;
+	struct lhk_range r = { };
 	struct lh_summary *s;
 	struct lhk_inject in;
 	s64 sum;
@@ -554,9 +564,13 @@ static void lhk_test_outliers(struct kunit *test)
 		.lat = LH_BIAS + 7 * NSEC_PER_USEC + 500 };
 	KUNIT_EXPECT_EQ(test, work_on_cpu(cpu, lhk_inject_here, &in), 0);
 
+	/* the outliers above, those below, the bucket of 7 microseconds */
+	r.lo = cpu;
 	mutex_lock(&lh_mutex);
 	KUNIT_EXPECT_EQ(test, lh_trig_drops(g, wk->hist_trig), 0);
+	lh_trig_walk(g, wk->hist_trig, cpu, lhk_entries_one, &r);
 	mutex_unlock(&lh_mutex);
+	KUNIT_EXPECT_EQ(test, r.entries, 3);
 	s = lhk_summary(test, wk, cpu);
 	KUNIT_EXPECT_EQ(test, s->total, above + 5);
 	KUNIT_EXPECT_EQ(test, s->above, above);
