@@ -725,12 +725,15 @@ find_owned_trigger(struct trace_event_file *file, const void *owner)
  * command, errors to error_log included.
  *
  * Context: Process context; takes event_mutex.
- * Return: 0 or what writing the command to the trigger file returns.
+ * Return: 0, what writing the command to the trigger file returns, or
+ * -EINVAL if it added no trigger (a ":pause", ":cont" or ":clear" of a
+ * trigger that exists, which then took effect).
  */
 int hist_kernel_add(struct trace_event_file *file, const char *text,
 		    const void *owner)
 {
 	struct event_trigger_data *data;
+	struct list_head *before;
 	char *param;
 	int ret;
 
@@ -743,15 +746,21 @@ int hist_kernel_add(struct trace_event_file *file, const char *text,
 	ret = -EEXIST;
 	if (find_owned_trigger(file, owner))
 		goto out;
+	before = file->triggers.prev;
 	ret = hist_parse_owned(&trigger_hist_cmd, file, "hist", "hist", param,
 			       owner);
 	if (ret)
 		goto out;
-	/* registration appends, as for hist_helper_create() */
+	/*
+	 * Registration appends, as for hist_helper_create(); a text that
+	 * added nothing (":clear" and the like) is not what this is for.
+	 */
 	data = list_last_entry(&file->triggers, struct event_trigger_data,
 			       list);
-	WARN_ON_ONCE(data->cmd_ops != &trigger_hist_cmd ||
-		     ((struct hist_data *)data->private_data)->owner != owner);
+	if (file->triggers.prev == before ||
+	    data->cmd_ops != &trigger_hist_cmd ||
+	    ((struct hist_data *)data->private_data)->owner != owner)
+		ret = -EINVAL;
 out:
 	mutex_unlock(&event_mutex);
 	kfree(param);

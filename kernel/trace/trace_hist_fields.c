@@ -1257,6 +1257,9 @@ static bool expr_leaf(struct hist_expr *e, struct hist_field *f)
 	case HIST_KIND_VAR_REF:
 		return expr_step(e, HIST_OP_PUSH_REF, f, 0);
 	case HIST_KIND_TIMESTAMP:
+		/* with .log2 or .buckets, read by itself as well */
+		if (f->flags & (HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_BUCKET))
+			break;
 		return expr_step(e, HIST_OP_PUSH_TS, f, 0);
 	default:
 		break;

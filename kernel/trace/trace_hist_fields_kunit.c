@@ -4,9 +4,10 @@
  *
  * Compiled expressions (hist_expr_compile()) against the tree walk: random
  * trees of up to HIST_EXPR_DEPTH_MAX operators over every leaf kind an
- * expression can hold (record fields of every width and signedness, with
- * and without .log2 or .buckets, literals, references, timestamps in ns
- * and usecs, the CPU), evaluated on random records, must give exactly the
+ * expression can hold (record fields of every width and signedness,
+ * literals, references, timestamps in ns and usecs, the CPU; fields,
+ * timestamps and the CPU with and without .log2 or .buckets, with or
+ * without a range), evaluated on random records, must give exactly the
  * value the tree walk gives.  A tree with one operator more than the
  * parser allows is left uncompiled and still evaluates.
  */
@@ -60,6 +61,23 @@ static struct hist_field *hek_node(struct hek_ctx *c, enum hist_kind kind)
 	return f;
 }
 
+/* Sometimes .log2, or .buckets=N, or .buckets=N@LO~HI, on a leaf. */
+static struct hist_field *hek_modifier(struct hek_ctx *c, struct hist_field *f)
+{
+	if (hek_rand(c, 4) == 0) {
+		f->flags |= HIST_FIELD_FL_LOG2;
+	} else if (hek_rand(c, 4) == 0) {
+		f->flags |= HIST_FIELD_FL_BUCKET;
+		f->buckets = hek_rand(c, 1000) + 1;
+		if (hek_rand(c, 2)) {
+			f->bucket_lo = f->buckets * hek_rand(c, 4);
+			f->bucket_hi = f->bucket_lo +
+				       f->buckets * (hek_rand(c, 8) + 1);
+		}
+	}
+	return f;
+}
+
 static struct hist_field *hek_leaf(struct hek_ctx *c)
 {
 	static const unsigned int sizes[] = { 1, 1, 2, 2, 4, 4, 8 };
@@ -78,22 +96,16 @@ static struct hist_field *hek_leaf(struct hek_ctx *c)
 	case 2:
 		f = hek_node(c, HIST_KIND_TIMESTAMP);
 		f->ts_usecs = hek_rand(c, 2);
-		return f;
+		return hek_modifier(c, f);
 	case 3:
 		if (hek_rand(c, 4) == 0)
-			return hek_node(c, HIST_KIND_CPU);
+			return hek_modifier(c, hek_node(c, HIST_KIND_CPU));
 		fallthrough;
 	default:
 		i = hek_rand(c, ARRAY_SIZE(sizes));
 		f = hek_node(c, HIST_KIND_S8 + i);
 		f->offset = hek_rand(c, HEK_REC_SIZE / sizes[i]) * sizes[i];
-		if (hek_rand(c, 4) == 0) {
-			f->flags |= HIST_FIELD_FL_LOG2;
-		} else if (hek_rand(c, 4) == 0) {
-			f->flags |= HIST_FIELD_FL_BUCKET;
-			f->buckets = hek_rand(c, 1000) + 1;
-		}
-		return f;
+		return hek_modifier(c, f);
 	}
 }
 

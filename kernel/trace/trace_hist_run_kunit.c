@@ -355,6 +355,11 @@ static void hrk_test_bucket_range(struct kunit *test)
 		{ 60, 60, 0 }, { 199, 190, 0 }, { 200, 200, 1 },
 		{ 201, 200, 1 }, { U64_MAX, 200, 1 }, { (u64)-5, 200, 1 },
 	};
+	struct hist_field cpu = {
+		.kind = HIST_KIND_CPU, .buckets = 16384,
+		.bucket_lo = 16384, .bucket_hi = 32768,
+	};
+	struct hist_run run = { };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(vals); i++) {
@@ -372,6 +377,15 @@ static void hrk_test_bucket_range(struct kunit *test)
 	f.bucket_hi = 0;
 	KUNIT_EXPECT_EQ(test, hist_bucket_key(&f, 12345), 12340ULL);
 	KUNIT_EXPECT_EQ(test, hist_bucket_outside(&f, 12340), 0);
+
+	/*
+	 * The CPU takes them as a key too (6.12 buckets it; the number it
+	 * read was once kept as it was): every CPU number is below 16384.
+	 */
+	cpu.flags = HIST_FIELD_FL_BUCKET;
+	KUNIT_EXPECT_EQ(test, hist_run_value(&cpu, &run), 16383ULL);
+	cpu.bucket_hi = 0;
+	KUNIT_EXPECT_EQ(test, hist_run_value(&cpu, &run), 0ULL);
 
 	hrk_check(test, "keys=b.buckets=10@50~200", true);
 	hrk_check(test, "keys=common_cpu,h.buckets=1000@0~5000:vals=g.max", true);

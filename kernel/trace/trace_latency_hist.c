@@ -91,7 +91,6 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
-#include <linux/overflow.h>
 #include <linux/pid.h>
 #include <linux/threads.h>
 #include <linux/sched/prio.h>
@@ -940,21 +939,25 @@ static s64 lh_usecs(u64 biased_ns)
 }
 
 /*
- * Whether @vals of an entry below or above the buckets hang together:
- * its hit count, extremes and sum are updated one after another while
- * events go on, so a read may see part of an event.  The minimum must
- * not exceed the maximum, and the sum (less the bias of each hit) must
- * lie between n times each.
+ * Whether @vals of the entry below (@above false) or above the buckets
+ * hang together: its hit count, extremes and sum are updated one after
+ * another while events go on, so a read may see part of an event, or an
+ * extreme still at its start value (the largest or smallest number).
+ * Both extremes must lie on the entry's side of the buckets and within
+ * LH_BIAS ns of zero, the minimum not above the maximum, and the mean of
+ * the sum (less the bias of each hit) between them.
  */
-static bool lh_outer_whole(const u64 *vals)
+static bool lh_outer_whole(const u64 *vals, bool above)
 {
 	s64 n = vals[0], lo = vals[1] - LH_BIAS, hi = vals[2] - LH_BIAS;
-	s64 sum = vals[3] - vals[0] * LH_BIAS, nlo, nhi;
+	s64 mean, edge = (s64)LH_BUCKETS * NSEC_PER_USEC;
 
-	if (n <= 0 || lo > hi || check_mul_overflow(lo, n, &nlo) ||
-	    check_mul_overflow(hi, n, &nhi))
+	if (n <= 0 || lo > hi || lo < -LH_BIAS || hi >= LH_BIAS)
 		return false;
-	return sum >= nlo && sum <= nhi;
+	if (above ? lo < edge : hi >= 0)
+		return false;
+	mean = div64_s64((s64)(vals[3] - vals[0] * LH_BIAS), n);
+	return mean >= lo && mean <= hi;
 }
 
 #define LH_READS	4	/* reads of an outer entry caught mid-update */
@@ -989,24 +992,26 @@ static void lh_fold(struct hist_data *hd, struct tracing_map_elt *elt,
 		 * hang together; an entry still caught mid-update counts its
 		 * hits at the bucket boundary it lies beyond.
 		 */
-		for (i = 1; i < LH_READS && !lh_outer_whole(vals); i++)
+		bool above = key >= LH_BIAS;
+
+		for (i = 1; i < LH_READS && !lh_outer_whole(vals, above); i++)
 			if (!hist_read_entry(hd, elt, vals))
 				return;
 		n = vals[0];
-		if (lh_outer_whole(vals)) {
+		if (lh_outer_whole(vals, above)) {
 			lo = lh_usecs(vals[1]);
 			hi = lh_usecs(vals[2]);
 			s->sum += div_s64((s64)(vals[3] - n * LH_BIAS),
 					  NSEC_PER_USEC);
 		} else {
-			lo = key < LH_BIAS ? -1 : LH_BUCKETS;
+			lo = above ? LH_BUCKETS : -1;
 			hi = lo;
 			s->sum += lo * (s64)n;
 		}
-		if (key < LH_BIAS)
-			s->below += n;
-		else
+		if (above)
 			s->above += n;
+		else
+			s->below += n;
 	}
 	if (!s->total || lo < s->min)
 		s->min = lo;
